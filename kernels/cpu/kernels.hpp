@@ -1,0 +1,17 @@
+// Registration entry points of the cpu kernel families (one file each).
+#pragma once
+#include "registry.hpp"
+
+namespace ndrt {
+
+// Calls f(T{}) for each listed type: for_types<float, double>([&](auto t) { ... }).
+template <class... Ts, class F>
+void for_types(F&& f) {
+  (f(Ts{}), ...);
+}
+
+void register_cpu_creation(Registry& r);
+void register_cpu_elementwise(Registry& r);
+void register_cpu_reduce(Registry& r);
+void register_cpu_matmul(Registry& r);
+}  // namespace ndrt

@@ -1,0 +1,32 @@
+// Configuration: one table of keys (runtime/config.cpp), each with its environment variable,
+// default, parser and the atomic it sets. Values read on hot paths are plain atomics here.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "ndrt/ndrt.h"
+
+namespace ndrt {
+
+struct Config {
+  std::atomic<int32_t> log_level{NDRT_LOG_WARN};
+  std::atomic<int32_t> cpu_threads{0};          // 0 until resolved from the core count
+  std::atomic<int32_t> cpu_virtual_devices{1};
+  std::atomic<int64_t> host_max_cached_bytes{int64_t(1) << 30};
+  std::atomic<int64_t> host_max_chunk_bytes{int64_t(256) << 20};
+  std::atomic<int32_t> priority_cpu{0};
+  std::atomic<int32_t> priority_gpu{100};
+};
+
+// The process-wide configuration, with environment variables applied on first use.
+Config& config();
+
+void config_set(const char* key, const char* value);
+std::string config_get(const char* key);
+
+// Logging: to the host's callback when set, else stderr.
+void log(int32_t level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void set_log_callback(ndrt_log_fn fn, void* user);
+
+}  // namespace ndrt

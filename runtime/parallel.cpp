@@ -1,0 +1,122 @@
+#include "parallel.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ndrt {
+
+namespace {
+
+std::atomic<int32_t> g_threads{0};  // 0: not resolved yet
+
+class Pool {
+ public:
+  // Returns false (caller should run inline) when the pool is busy with another host thread.
+  bool run(int32_t parts, const std::function<void(int32_t)>& job) {
+    std::unique_lock<std::mutex> owner(owner_mu_, std::try_to_lock);
+    if (!owner.owns_lock()) return false;
+    ensure_workers(parts - 1);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      job_ = &job;
+      next_part_ = 1;  // part 0 is the caller's
+      parts_ = parts;
+      pending_ = parts - 1;
+      ++epoch_;
+    }
+    cv_.notify_all();
+    job(0);
+    // Help with parts no worker has claimed yet, then wait for the rest.
+    for (int32_t p; (p = claim(epoch_seen())) >= 0;) {
+      job(p);
+      std::lock_guard<std::mutex> lock(mu_);
+      --pending_;
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    done_cv_.wait(lock, [&] { return pending_ == 0; });
+    job_ = nullptr;
+    return true;
+  }
+
+ private:
+  void ensure_workers(int32_t n) {
+    while (int32_t(workers_.size()) < n) {
+      workers_.emplace_back([this] { worker(); });
+      workers_.back().detach();  // lives for the process; never joined at exit
+    }
+  }
+  uint64_t epoch_seen() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return epoch_;
+  }
+  // Next unclaimed part of the job of `epoch`, or -1. Claiming under the lock and checking the
+  // epoch means a late worker can never take a part of a newer job with an older job's function.
+  int32_t claim(uint64_t epoch) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (epoch != epoch_ || !job_ || next_part_ >= parts_) return -1;
+    return next_part_++;
+  }
+  void worker() {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(int32_t)>* job;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return epoch_ != seen; });
+        seen = epoch_;
+        job = job_;
+      }
+      for (int32_t p; job && (p = claim(seen)) >= 0;) {
+        (*job)(p);
+        std::lock_guard<std::mutex> lock(mu_);
+        if (--pending_ == 0) done_cv_.notify_one();
+      }
+    }
+  }
+
+  std::mutex owner_mu_;  // held by the host thread whose job is running
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  std::vector<std::thread> workers_;
+  const std::function<void(int32_t)>* job_ = nullptr;
+  int32_t next_part_ = 0, parts_ = 0, pending_ = 0;  // guarded by mu_
+  uint64_t epoch_ = 0;
+};
+
+Pool& pool() {
+  static Pool* p = new Pool;  // workers are detached; never destroyed
+  return *p;
+}
+
+}  // namespace
+
+int32_t cpu_threads() {
+  int32_t n = g_threads.load(std::memory_order_relaxed);
+  if (n == 0) {
+    unsigned hw = std::thread::hardware_concurrency();
+    n = hw ? int32_t(hw) : 1;
+  }
+  return n;
+}
+
+void set_cpu_threads(int32_t n) { g_threads.store(n); }
+
+void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  if (grain < 1) grain = 1;
+  int64_t threads = cpu_threads();
+  int64_t parts = std::min<int64_t>(threads, (n + grain - 1) / grain);
+  if (parts <= 1) {
+    fn(0, n);
+    return;
+  }
+  std::function<void(int32_t)> job = [&](int32_t p) {
+    int64_t begin = n * p / parts, end = n * (p + 1) / parts;
+    fn(begin, end);
+  };
+  if (!pool().run(int32_t(parts), job)) fn(0, n);
+}
+
+}  // namespace ndrt

@@ -1,0 +1,75 @@
+#include "tensor.hpp"
+
+#include "device.hpp"
+#include "memory.hpp"
+
+namespace ndrt {
+
+Dims make_dims(const char* what, int32_t rank, const int64_t* shape) {
+  if (rank < 0 || rank > NDRT_MAX_RANK)
+    fail(NDRT_ERR_INVALID_ARGUMENT, "%s: rank %d is outside 0..%d", what, int(rank), NDRT_MAX_RANK);
+  if (rank > 0 && !shape) fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape is NULL for rank %d", what, int(rank));
+  Dims s;
+  s.rank = rank;
+  // Bound numel by 2^62 so byte counts never overflow int64 for any itemsize.
+  const int64_t limit = int64_t(1) << 62;
+  int64_t n = 1;
+  for (int i = 0; i < rank; ++i) {
+    if (shape[i] < 0)
+      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has a negative extent", what, dims_str(shape, rank).c_str());
+    s.d[i] = shape[i];
+    if (shape[i] != 0 && n > limit / shape[i])
+      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has too many elements", what, dims_str(shape, rank).c_str());
+    n *= shape[i];
+  }
+  return s;
+}
+
+Dims contiguous_strides(const Dims& shape) {
+  Dims st;
+  st.rank = shape.rank;
+  int64_t s = 1;
+  for (int i = shape.rank - 1; i >= 0; --i) {
+    st.d[i] = s;
+    s *= shape.d[i] > 0 ? shape.d[i] : 1;
+  }
+  return st;
+}
+
+bool Tensor::is_contiguous() const {
+  int64_t expect = 1;
+  for (int i = shape.rank - 1; i >= 0; --i) {
+    if (shape.d[i] == 1) continue;  // any stride is fine on a size-1 axis
+    if (shape.d[i] == 0) return true;
+    if (strides.d[i] != expect) return false;
+    expect *= shape.d[i];
+  }
+  return true;
+}
+
+Storage::~Storage() {
+  if (pool) {
+    pool->free(data, nbytes);
+  } else if (wrapped) {
+    note_wrapped_released(device, nbytes);
+    if (release) release(data, release_user);
+  }
+}
+
+Tensor alloc_tensor(ndrt_dtype dtype, const Dims& shape, ndrt_device device) {
+  Tensor t;
+  t.dtype = dtype;
+  t.shape = shape;
+  t.strides = contiguous_strides(shape);
+  auto st = std::make_shared<Storage>();
+  st->device = device;
+  size_t bytes = size_t(shape.numel() * dtype_size(dtype));
+  Allocator& a = allocator_for(device);
+  st->data = a.allocate(bytes);
+  st->nbytes = bytes;
+  st->pool = &a;
+  t.storage = std::move(st);
+  return t;
+}
+
+}  // namespace ndrt

@@ -1,0 +1,70 @@
+// A tensor is a view: refcounted storage on one device + dtype + shape + strides (in elements) +
+// offset. Tensors are small values; each handle owns one, views copy the metadata and share storage.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "dtype.hpp"
+
+namespace ndrt {
+
+class Allocator;
+
+struct Dims {
+  int32_t rank = 0;
+  int64_t d[NDRT_MAX_RANK];  // only the first `rank` entries mean anything
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int i = 0; i < rank; ++i) n *= d[i];
+    return n;
+  }
+  bool operator==(const Dims& o) const {
+    if (rank != o.rank) return false;
+    for (int i = 0; i < rank; ++i)
+      if (d[i] != o.d[i]) return false;
+    return true;
+  }
+  bool operator!=(const Dims& o) const { return !(*this == o); }
+  std::string str() const { return dims_str(d, rank); }
+};
+
+// Checked construction from caller input: rank in range, no negative extent, numel*itemsize fits.
+Dims make_dims(const char* what, int32_t rank, const int64_t* shape);
+// Row-major strides for `shape`.
+Dims contiguous_strides(const Dims& shape);
+
+// Memory block shared by all views. Either from a pool (returned to it on destruction) or wrapped
+// caller memory (the caller's release callback runs on destruction).
+struct Storage {
+  void* data = nullptr;
+  size_t nbytes = 0;
+  ndrt_device device = NDRT_CPU;
+  Allocator* pool = nullptr;  // set for pool memory
+  bool wrapped = false;       // set for caller memory
+  ndrt_release_fn release = nullptr;
+  void* release_user = nullptr;
+  ~Storage();
+};
+
+struct Tensor {
+  std::shared_ptr<Storage> storage;
+  ndrt_dtype dtype = NDRT_F32;
+  Dims shape;
+  Dims strides;
+  int64_t offset = 0;
+
+  int32_t rank() const { return shape.rank; }
+  int64_t numel() const { return shape.numel(); }
+  int64_t itemsize() const { return dtype_size(dtype); }
+  ndrt_device device() const { return storage->device; }
+  bool is_contiguous() const;
+  // Address of element [0,..,0].
+  char* base() const { return static_cast<char*>(storage->data) + offset * itemsize(); }
+  template <class T> T* data() const { return reinterpret_cast<T*>(base()); }
+};
+
+// A new contiguous tensor on `device`, memory from that device's pool (contents unspecified).
+Tensor alloc_tensor(ndrt_dtype dtype, const Dims& shape, ndrt_device device);
+
+}  // namespace ndrt
