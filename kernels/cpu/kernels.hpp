@@ -14,4 +14,10 @@ void register_cpu_creation(Registry& r);
 void register_cpu_elementwise(Registry& r);
 void register_cpu_reduce(Registry& r);
 void register_cpu_matmul(Registry& r);
+void register_cpu_random(Registry& r);
+void register_cpu_layout(Registry& r);
+void register_cpu_softmax_loss(Registry& r);
+void register_cpu_conv(Registry& r);
+void register_cpu_norm(Registry& r);
+void register_cpu_updaters(Registry& r);
 }  // namespace ndrt

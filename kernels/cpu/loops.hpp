@@ -10,6 +10,13 @@
 
 namespace ndrt {
 
+// The arithmetic type for a storage type: f16/bf16 load into float, compute, and round back to
+// nearest even on store (static_cast<T>(float)); every other type computes in itself.
+template <class T> struct ComputeType { using type = T; };
+template <> struct ComputeType<Half> { using type = float; };
+template <> struct ComputeType<BFloat16> { using type = float; };
+template <class T> using compute_t = typename ComputeType<T>::type;
+
 template <int N>
 struct Loop {
   int rank = 0;  // >= 1 after build (a scalar is one axis of size 1)

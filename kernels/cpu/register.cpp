@@ -8,6 +8,12 @@ void register_cpu_kernels(Registry& r) {
   register_cpu_elementwise(r);
   register_cpu_reduce(r);
   register_cpu_matmul(r);
+  register_cpu_random(r);
+  register_cpu_layout(r);
+  register_cpu_softmax_loss(r);
+  register_cpu_conv(r);
+  register_cpu_norm(r);
+  register_cpu_updaters(r);
 }
 
 }  // namespace ndrt

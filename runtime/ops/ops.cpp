@@ -9,6 +9,12 @@ void define_all_ops(Registry& r) {
   define_elementwise_ops(r);
   define_reduce_ops(r);
   define_linalg_ops(r);
+  define_random_ops(r);
+  define_layout_ops(r);
+  define_softmax_loss_ops(r);
+  define_conv_ops(r);
+  define_norm_ops(r);
+  define_updaters_ops(r);
 }
 
 Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b) {

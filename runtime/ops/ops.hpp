@@ -8,7 +8,13 @@ void define_all_ops(Registry& r);
 void define_creation_ops(Registry& r);     // fill, copy, cast
 void define_elementwise_ops(Registry& r);  // unary and broadcasting binary
 void define_reduce_ops(Registry& r);       // sum, mean, max over axes
-void define_linalg_ops(Registry& r);       // matmul
+void define_linalg_ops(Registry& r);       // matmul, gemm
+void define_random_ops(Registry& r);
+void define_layout_ops(Registry& r);
+void define_softmax_loss_ops(Registry& r);
+void define_conv_ops(Registry& r);
+void define_norm_ops(Registry& r);
+void define_updaters_ops(Registry& r);
 
 void register_cpu_kernels(Registry& r);    // kernels/cpu/register.cpp
 

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ndrt builds and tests with, skipping apt when all are present.
+# The CUDA 13 toolkit (nvcc, cuBLAS, cuDNN) is expected at /usr/local/cuda when present; without it
+# the CUDA module is simply not built.
+set -euo pipefail
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds (warnings are errors), runs every ctest test.
+# Tests labelled `gpu` skip by themselves where no GPU exists.
+#   bash tests/run.sh                      -> build/ (Release)
+#   NDRT_SANITIZE=address,undefined bash tests/run.sh   -> build-asan/
+#   NDRT_SANITIZE=thread NDRT_TEST_FILTER=Concurrency bash tests/run.sh -> build-tsan/
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bash "$root/packaging/install-deps.sh"
+san=${NDRT_SANITIZE:-}
+case "$san" in
+  "") dir=$root/build; type=Release ;;
+  thread) dir=$root/build-tsan; type=RelWithDebInfo ;;
+  *) dir=$root/build-asan; type=RelWithDebInfo ;;
+esac
+cuda_flag=()
+[ -x /usr/local/cuda/bin/nvcc ] && cuda_flag=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+# Sanitizer builds check the runtime, not the CUDA module (nvcc does not take -fsanitize).
+[ -n "$san" ] && cuda_flag=(-DNDRT_WITH_CUDA=OFF)
+cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=$type -DNDRT_WERROR=ON -DNDRT_SANITIZE="$san" "${cuda_flag[@]}" >/dev/null
+cmake --build "$dir" -j"$(nproc)"
+cd "$dir"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+args=(--output-on-failure -j"$(nproc)")
+[ -n "${NDRT_TEST_FILTER:-}" ] && args+=(-R "$NDRT_TEST_FILTER")
+ctest "${args[@]}"
