@@ -170,17 +170,23 @@ NDRT_API ndrt_status ndrt_tensor_wrap(ndrt_dtype dtype, int32_t rank, const int6
     Dims st = contiguous_strides(s);
     if (strides)
       for (int i = 0; i < rank; ++i) st.d[i] = strides[i];
-    // Every reachable element must lie inside [data, data + capacity).
+    // Every reachable element must lie inside [data, data + capacity). Checked arithmetic: the
+    // strides are the caller's and may be anything.
     int64_t item = dtype_size(dtype), lo = 0, hi = 0;
     if (s.numel() > 0) {
+      bool overflow = false;
       for (int i = 0; i < rank; ++i) {
-        int64_t span = (s.d[i] - 1) * st.d[i];
-        (span < 0 ? lo : hi) += span;
+        int64_t span;
+        overflow |= __builtin_mul_overflow(s.d[i] - 1, st.d[i], &span);
+        int64_t& side = span < 0 ? lo : hi;
+        overflow |= __builtin_add_overflow(side, span, &side);
       }
-      if (lo < 0 || (hi + 1) * item > int64_t(capacity))
+      int64_t end_bytes;
+      overflow |= __builtin_add_overflow(hi, int64_t(1), &end_bytes) || __builtin_mul_overflow(end_bytes, item, &end_bytes);
+      if (overflow || lo < 0 || end_bytes > int64_t(capacity))
         fail(NDRT_ERR_INVALID_ARGUMENT,
-             "tensor_wrap: shape %s with strides %s reaches elements [%lld, %lld] outside the %zu-byte buffer",
-             s.str().c_str(), st.str().c_str(), (long long)lo, (long long)hi, capacity);
+             "tensor_wrap: shape %s with strides %s reaches outside the %zu-byte buffer",
+             s.str().c_str(), st.str().c_str(), capacity);
       if (!data) fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_wrap: data is NULL");
     }
     Tensor t;
@@ -435,20 +441,25 @@ NDRT_API ndrt_status ndrt_tensor_slice(ndrt_handle h, int32_t axis, int64_t star
       if (v < 0) v += n;
       return v < lo ? lo : v > hi ? hi : v;
     };
+    // Lengths as ceil((e - b) / step) written so no intermediate overflows, even for steps near
+    // the int64 limits (|step| >= the distance gives one element).
     int64_t b, e, len;
     if (step > 0) {
       b = clamp(start, 0, n);
       e = clamp(stop, 0, n);
-      len = e > b ? (e - b + step - 1) / step : 0;
+      len = e > b ? (e - b - 1) / step + 1 : 0;
     } else {
       b = clamp(start, -1, n - 1);
       e = clamp(stop, -1, n - 1);
-      len = b > e ? (b - e - step - 1) / (-step) : 0;
+      len = b > e ? (step == INT64_MIN ? 1 : (b - e - 1) / -step + 1) : 0;
     }
+    int64_t new_stride = 0;
+    if (len > 1 && __builtin_mul_overflow(t->strides.d[ax], step, &new_stride))
+      fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_slice: step %lld overflows the stride", (long long)step);
     Tensor v = view_of(*t);
     if (len > 0) v.offset += b * t->strides.d[ax];
     v.shape.d[ax] = len;
-    v.strides.d[ax] = t->strides.d[ax] * step;
+    v.strides.d[ax] = len > 1 ? new_stride : t->strides.d[ax];
     *out = add_handle(std::move(v));
   });
 }

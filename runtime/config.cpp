@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "device.hpp"
 #include "error.hpp"
@@ -97,6 +98,8 @@ LogSink& log_sink() {
 
 Config& config() {
   static std::once_flag env_once;
+  static std::vector<std::string> env_warnings;
+  static std::atomic<bool> env_warned{false};
   std::call_once(env_once, [] {
     // A bad value is reported and the default kept: there is no caller to fail to here.
     for (const Key& k : kKeys) {
@@ -105,10 +108,13 @@ Config& config() {
       try {
         k.set(k.name, v);
       } catch (const Error& e) {
-        std::fprintf(stderr, "[ndrt warn] %s=%s ignored: %s\n", k.env, v, e.what());
+        env_warnings.push_back(std::string(k.env) + "=" + v + " ignored: " + e.what());
       }
     }
   });
+  // Reported after the once-guard (log() itself calls config()), through the host's log sink.
+  if (!env_warned.load(std::memory_order_acquire) && !env_warned.exchange(true))
+    for (const std::string& w : env_warnings) log(NDRT_LOG_WARN, "%s", w.c_str());
   return g_config;
 }
 

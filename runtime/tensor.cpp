@@ -11,14 +11,15 @@ Dims make_dims(const char* what, int32_t rank, const int64_t* shape) {
   if (rank > 0 && !shape) fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape is NULL for rank %d", what, int(rank));
   Dims s;
   s.rank = rank;
-  // Bound numel by 2^62 so byte counts never overflow int64 for any itemsize.
-  const int64_t limit = int64_t(1) << 62;
+  // Bound numel by 2^59 so numel * itemsize (at most 8) stays below 2^62: byte counts and their
+  // size-class rounding never overflow.
+  const int64_t limit = int64_t(1) << 59;
   int64_t n = 1;
   for (int i = 0; i < rank; ++i) {
     if (shape[i] < 0)
       fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has a negative extent", what, dims_str(shape, rank).c_str());
     s.d[i] = shape[i];
-    if (shape[i] != 0 && n > limit / shape[i])
+    if (shape[i] != 0 && n > limit / shape[i])  // n * shape[i] > limit
       fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has too many elements", what, dims_str(shape, rank).c_str());
     n *= shape[i];
   }

@@ -92,7 +92,8 @@ NDRT_API const char* ndrt_status_name(ndrt_status status);
  * Tensors
  * Shapes are int64 arrays of length rank (0..NDRT_MAX_RANK); rank 0 is a scalar (shape may be NULL).
  * Strides are in elements. Host data is read and written in row-major (C) order of the logical
- * shape, whatever the tensor's strides.
+ * shape, whatever the tensor's strides. A tensor holds at most 2^59 elements (larger shapes are
+ * NDRT_ERR_INVALID_ARGUMENT); a size the allocator cannot satisfy is NDRT_ERR_OUT_OF_MEMORY.
  * ---------------------------------------------------------------------------------------------- */
 /* Uninitialised tensor (contents unspecified) on `device` (or NDRT_DEVICE_CURRENT). */
 NDRT_API ndrt_status ndrt_tensor_create(ndrt_dtype dtype, int32_t rank, const int64_t* shape,
@@ -194,7 +195,7 @@ NDRT_API ndrt_status ndrt_memory_set_pressure_callback(int64_t threshold_bytes, 
  * ---------------------------------------------------------------------------------------------- */
 /* Devices of a type: cpu is 1 (or cpu.virtual_devices); cuda is 0 without driver or GPU. */
 NDRT_API ndrt_status ndrt_device_count(int32_t device_type, int32_t* out);
-/* "cpu:0", "cuda:1". Writes a NUL-terminated string of at most `capacity` bytes. */
+/* "cpu:0", "cuda:1". A buffer too small for the name and its NUL is NDRT_ERR_INVALID_ARGUMENT. */
 NDRT_API ndrt_status ndrt_device_name(ndrt_device device, char* buf, size_t capacity);
 /* The device type new threads are assigned to: the present type whose BACKEND_PRIORITY_<CPU|GPU>
  * is higher (defaults: GPU 100, CPU 0 — a GPU wins when one is present). */
@@ -213,8 +214,11 @@ NDRT_API ndrt_status ndrt_synchronize(ndrt_device device);
 NDRT_API ndrt_status ndrt_op_count(int32_t* out);
 NDRT_API ndrt_status ndrt_op_find(const char* name, int32_t* op_id);
 /* JSON description of op `op_id`: name, doc, inputs, outputs, attributes (name, type, default),
- * dtypes and backends with kernels. Writes at most `capacity` bytes (NUL-terminated) and sets
- * *needed to the full size including the NUL (pass buf NULL, capacity 0 to ask for the size).
+ * dtypes and backends with kernels.
+ * Text-buffer contract (this function, ndrt_config_get, ndrt_profiler_summary): sets *needed (if
+ * `needed` is not NULL) to the full size including the NUL; writes the NUL-terminated text when
+ * `capacity` is at least that, else writes nothing and returns NDRT_ERR_INVALID_ARGUMENT ("too
+ * small"). Pass buf NULL and capacity 0 (with `needed`) to ask for the size. No truncation.
  * Attribute types: "int", "float", "bool", "dtype", "ints". Example:
  * {"name":"sum","doc":"...","inputs":[{"name":"x"}],"outputs":[{"name":"y"}],"variadic":false,
  *  "attrs":[{"name":"axes","type":"ints","default":[]},{"name":"keepdims","type":"bool","default":false}],
