@@ -146,9 +146,16 @@ void log(int32_t level, const char* fmt, ...) {
   std::vsnprintf(buf, sizeof buf, fmt, args);
   va_end(args);
   LogSink& s = log_sink();
-  std::lock_guard<std::mutex> lock(s.mu);
-  if (s.fn)
-    s.fn(level, buf, s.user);
+  ndrt_log_fn fn;
+  void* user;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    fn = s.fn;
+    user = s.user;
+  }
+  // Outside the lock: a callback may log again or swap the callback.
+  if (fn)
+    fn(level, buf, user);
   else
     std::fprintf(stderr, "[ndrt %s] %s\n", kLevels[level < 0 ? 0 : level > 3 ? 3 : level], buf);
 }
