@@ -3,7 +3,8 @@
 # Tests labelled `gpu` skip by themselves where no GPU exists.
 #   bash tests/run.sh                      -> build/ (Release)
 #   NDRT_SANITIZE=address,undefined bash tests/run.sh   -> build-asan/
-#   NDRT_SANITIZE=thread NDRT_TEST_FILTER=Concurrency bash tests/run.sh -> build-tsan/
+#   NDRT_SANITIZE=thread NDRT_TEST_FILTER=Concurrency NDRT_BUILD_TARGETS=ndrt_cpp_concurrency_tests \
+#     bash tests/run.sh                                 -> build-tsan/
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/install-deps.sh"
@@ -13,12 +14,15 @@ case "$san" in
   thread) dir=$root/build-tsan; type=RelWithDebInfo ;;
   *) dir=$root/build-asan; type=RelWithDebInfo ;;
 esac
-cuda_flag=()
-[ -x /usr/local/cuda/bin/nvcc ] && cuda_flag=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+flags=()
+[ -x /usr/local/cuda/bin/nvcc ] && flags=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
 # Sanitizer builds check the runtime, not the CUDA module (nvcc does not take -fsanitize).
-[ -n "$san" ] && cuda_flag=(-DNDRT_WITH_CUDA=OFF)
-cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=$type -DNDRT_WERROR=ON -DNDRT_SANITIZE="$san" "${cuda_flag[@]}" >/dev/null
-cmake --build "$dir" -j"$(nproc)"
+# The JVM and CPython are not built with sanitizers: their binding tests run in the plain build.
+[ -n "$san" ] && flags=(-DNDRT_WITH_CUDA=OFF -DNDRT_WITH_JAVA=OFF -DNDRT_WITH_PYTHON=OFF)
+cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=$type -DNDRT_WERROR=ON -DNDRT_SANITIZE="$san" "${flags[@]}" >/dev/null
+# NDRT_BUILD_TARGETS narrows the build (the TSan stage builds only the concurrency tests).
+read -r -a targets <<< "${NDRT_BUILD_TARGETS:-all}"
+cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}"
 cd "$dir"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
