@@ -96,8 +96,12 @@ Pool& pool() {
 int32_t cpu_threads() {
   int32_t n = g_threads.load(std::memory_order_relaxed);
   if (n == 0) {
-    unsigned hw = std::thread::hardware_concurrency();
-    n = hw ? int32_t(hw) : 1;
+    // Resolved once: glibc answers hardware_concurrency() by reading /sys on every call.
+    static const int32_t cores = [] {
+      unsigned hw = std::thread::hardware_concurrency();
+      return hw ? int32_t(hw) : 1;
+    }();
+    n = cores;
   }
   return n;
 }
