@@ -89,7 +89,7 @@ void HandleTable::release(ndrt_handle h) {
       }
     }
   }
-  fail(NDRT_ERR_INVALID_HANDLE, "release: handle %lld is not a live tensor (never issued, or already released)",
+  fail(NDRT_ERR_INVALID_HANDLE, "tensor_release: handle %lld is not a live tensor (never issued, or already released)",
        (long long)h);
 }
 

@@ -47,6 +47,9 @@ void* operator new[](std::size_t n, std::align_val_t a) {
   if (!p) throw std::bad_alloc();
   return p;
 }
+// The replacement pair is malloc/free on both sides; GCC 12 cannot see that once it inlines the
+// deletes into vector's destructor and warns about a mismatch that is not there.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }

@@ -1,0 +1,574 @@
+package org.ndrt;
+
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import org.ndrt.capi.NdrtC;
+
+/**
+ * An n-dimensional array living off-heap in the runtime: a handle to a view (dtype, shape, strides,
+ * offset) of refcounted storage on one device.
+ *
+ * <p>Each {@code Tensor} owns one runtime handle. Release it with {@link #close()} (try-with-resources);
+ * a tensor that is never closed is released through a {@link Cleaner} after the garbage collector
+ * finds it unreachable, and native memory pressure triggers the collector (see
+ * {@link Memory#setPressureThreshold}), so a program that never closes stays bounded. Views
+ * ({@link #reshape}, {@link #permute}, {@link #slice}, ...) are new tensors sharing storage: the
+ * storage lives as long as any view does, whatever order they are closed in.
+ *
+ * <p>Tensors may be used from many threads at once. Ops run on the calling thread's current device
+ * ({@link Device#current()}), which must be the device of every tensor they touch.
+ */
+public final class Tensor implements AutoCloseable {
+  static final Cleaner CLEANER = Cleaner.create(r -> {
+    Thread t = new Thread(r, "ndrt-cleaner");
+    t.setDaemon(true);
+    return t;
+  });
+
+  static {
+    Memory.installDefaultPressureHandler();
+  }
+
+  /** Releases one handle; holds no reference to the Tensor (or the Cleaner could never run). */
+  private static final class Release implements Runnable {
+    private final long handle;
+
+    Release(long handle) {
+      this.handle = handle;
+    }
+
+    @Override
+    public void run() {
+      try {
+        NdrtC.tensor_release(handle);
+      } catch (NdrtException e) {
+        // released already through the raw API: nothing left to do
+      }
+    }
+  }
+
+  private final long handle;
+  private final Cleaner.Cleanable cleanable;
+  private volatile boolean closed;
+
+  private Tensor(long handle) {
+    this.handle = handle;
+    this.cleanable = CLEANER.register(this, new Release(handle));
+  }
+
+  /**
+   * Takes ownership of a raw handle (from {@link org.ndrt.capi.NdrtC}): the new Tensor releases it.
+   *
+   * @param handle a live tensor handle the caller owns and does not release itself
+   */
+  public static Tensor adopt(long handle) {
+    if (handle == 0) {
+      throw new InvalidHandleException(200, "adopt: handle 0 is not a tensor");
+    }
+    try {
+      return new Tensor(handle);
+    } catch (RuntimeException | Error e) {
+      NdrtC.tensor_release(handle);
+      throw e;
+    }
+  }
+
+  /**
+   * The runtime handle, for calls through {@link org.ndrt.capi.NdrtC}. It stays this tensor's: do
+   * not release it, and keep the Tensor reachable while you use it.
+   *
+   * @throws InvalidHandleException if the tensor was closed
+   */
+  public long handle() {
+    if (closed) {
+      throw new InvalidHandleException(200, "the tensor was closed (handle " + handle + ")");
+    }
+    return handle;
+  }
+
+  static long handleOf(Tensor t, String what) {
+    return Objects.requireNonNull(t, what).handle();
+  }
+
+  static long handleOrZero(Tensor t) {
+    return t == null ? 0 : t.handle();
+  }
+
+  /** Releases the handle now (idempotent; later uses throw {@link InvalidHandleException}). */
+  @Override
+  public void close() {
+    closed = true;
+    cleanable.clean();
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  // ------------------------------------------------------------------------------- creation
+
+  /** An uninitialised tensor on the calling thread's current device. */
+  public static Tensor empty(DType dtype, long... shape) {
+    return adopt(NdrtC.tensor_create(dtype.code(), shape, NdrtC.NDRT_DEVICE_CURRENT));
+  }
+
+  /** An uninitialised tensor on {@code device}. */
+  public static Tensor empty(DType dtype, Device device, long... shape) {
+    return adopt(NdrtC.tensor_create(dtype.code(), shape, device.id()));
+  }
+
+  /** Every element {@code value} (through the runtime's {@code fill} op), on the current device. */
+  public static Tensor full(double value, DType dtype, long... shape) {
+    Tensor t = empty(dtype, shape);
+    try {
+      return t.fill(value);
+    } catch (RuntimeException e) {
+      t.close();
+      throw e;
+    }
+  }
+
+  public static Tensor zeros(DType dtype, long... shape) {
+    return full(0, dtype, shape);
+  }
+
+  public static Tensor ones(DType dtype, long... shape) {
+    return full(1, dtype, shape);
+  }
+
+  /** A rank-0 tensor. */
+  public static Tensor scalar(double value, DType dtype) {
+    return full(value, dtype);
+  }
+
+  /** Sets every element to {@code value} (converted to the dtype; for bool nonzero is true). */
+  public Tensor fill(double value) {
+    try {
+      NdrtC.exec(OpIds.FILL, null, new long[] {handle()}, null, new double[] {value});
+      return this;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Copies of Java arrays, row-major, on the current device; the length must match the shape. */
+  public static Tensor from(float[] data, long... shape) {
+    return fromArray(DType.F32, data, shape);
+  }
+
+  public static Tensor from(double[] data, long... shape) {
+    return fromArray(DType.F64, data, shape);
+  }
+
+  public static Tensor from(long[] data, long... shape) {
+    return fromArray(DType.I64, data, shape);
+  }
+
+  public static Tensor from(int[] data, long... shape) {
+    return fromArray(DType.I32, data, shape);
+  }
+
+  /** From a byte[]: dtype I8, U8 or BOOL. */
+  public static Tensor from(byte[] data, DType dtype, long... shape) {
+    return fromArray(dtype, data, shape);
+  }
+
+  /** From raw 16-bit patterns: dtype F16 or BF16. */
+  public static Tensor from(short[] data, DType dtype, long... shape) {
+    return fromArray(dtype, data, shape);
+  }
+
+  private static Tensor fromArray(DType dtype, Object data, long[] shape) {
+    Objects.requireNonNull(data, "data");
+    return adopt(NdrtC.tensor_from_array(dtype.code(), shape, data, NdrtC.NDRT_DEVICE_CURRENT));
+  }
+
+  /**
+   * Uniform values in [0, 1). Generated on the Java side with {@link SplittableRandom}(seed) for now:
+   * the runtime has no random op yet. This moves to the runtime's counter-based (Philox) op when it
+   * exists, after which the same seed will give other numbers (but the same on CPU and GPU).
+   */
+  public static Tensor rand(long seed, DType dtype, long... shape) {
+    SplittableRandom rng = new SplittableRandom(seed);
+    int n = checkedNumel(shape);
+    if (dtype == DType.F32) {
+      float[] v = new float[n];
+      for (int i = 0; i < n; ++i) {
+        v[i] = (float) rng.nextDouble();
+        if (v[i] >= 1.0f) { // rounding of values just below 1
+          v[i] = Math.nextDown(1.0f);
+        }
+      }
+      return from(v, shape);
+    }
+    double[] v = new double[n];
+    for (int i = 0; i < n; ++i) {
+      v[i] = rng.nextDouble();
+    }
+    return fromDoubles(v, dtype, shape);
+  }
+
+  /**
+   * Standard normal values. Java side for now ({@link SplittableRandom#nextGaussian()}); see
+   * {@link #rand}.
+   */
+  public static Tensor randn(long seed, DType dtype, long... shape) {
+    SplittableRandom rng = new SplittableRandom(seed);
+    int n = checkedNumel(shape);
+    if (dtype == DType.F32) {
+      float[] v = new float[n];
+      for (int i = 0; i < n; ++i) {
+        v[i] = (float) rng.nextGaussian();
+      }
+      return from(v, shape);
+    }
+    double[] v = new double[n];
+    for (int i = 0; i < n; ++i) {
+      v[i] = rng.nextGaussian();
+    }
+    return fromDoubles(v, dtype, shape);
+  }
+
+  /** 0, 1, ..., stop-1 as I64 (Java side for now, like {@link #rand}). */
+  public static Tensor arange(long stop) {
+    return arange(0, stop, 1);
+  }
+
+  /** start, start+step, ... below stop (above it for a negative step), as I64. */
+  public static Tensor arange(long start, long stop, long step) {
+    if (step == 0) {
+      throw new InvalidArgumentException(201, "arange: step is 0");
+    }
+    long n = step > 0 ? Math.max(0, (stop - start + step - 1) / step) : Math.max(0, (start - stop - step - 1) / -step);
+    long[] v = new long[checkedNumel(new long[] {n})];
+    for (int i = 0; i < v.length; ++i) {
+      v[i] = start + i * step;
+    }
+    return from(v, n);
+  }
+
+  /** start, start+step, ... below stop (numpy's arange: ceil((stop-start)/step) values), any dtype. */
+  public static Tensor arange(double start, double stop, double step, DType dtype) {
+    if (step == 0 || Double.isNaN(step)) {
+      throw new InvalidArgumentException(201, "arange: step is " + step);
+    }
+    long n = (long) Math.max(0, Math.ceil((stop - start) / step));
+    double[] v = new double[checkedNumel(new long[] {n})];
+    for (int i = 0; i < v.length; ++i) {
+      v[i] = start + i * step;
+    }
+    return fromDoubles(v, dtype, n);
+  }
+
+  private static Tensor fromDoubles(double[] v, DType dtype, long... shape) {
+    Tensor t = from(v, shape);
+    if (dtype == DType.F64) {
+      return t;
+    }
+    try (t) {
+      return t.cast(dtype);
+    }
+  }
+
+  private static int checkedNumel(long[] shape) {
+    long n = 1;
+    for (long d : shape) {
+      if (d < 0) {
+        throw new InvalidArgumentException(201, "negative extent in shape " + Arrays.toString(shape));
+      }
+      n = Math.multiplyExact(n, d);
+    }
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new InvalidArgumentException(201, "shape " + Arrays.toString(shape) + " has more elements than a Java array holds");
+    }
+    return (int) n;
+  }
+
+  // ------------------------------------------------------------------------------- zero-copy
+
+  /**
+   * Wraps the memory of a direct ByteBuffer (from its address to its capacity, native byte order)
+   * as a cpu tensor, without a copy. The tensor keeps the buffer reachable until its last view dies.
+   */
+  public static Tensor wrap(ByteBuffer buffer, DType dtype, long... shape) {
+    return wrap(buffer, dtype, shape, null, null);
+  }
+
+  /**
+   * Like {@link #wrap(ByteBuffer, DType, long...)} with explicit strides (in elements; null for
+   * row-major) and a hook that runs once, on whatever thread releases the last view of the memory.
+   */
+  public static Tensor wrap(ByteBuffer buffer, DType dtype, long[] shape, long[] strides, Runnable onRelease) {
+    Objects.requireNonNull(buffer, "buffer");
+    return adopt(NdrtC.tensor_wrap_buffer(dtype.code(), shape, strides, buffer, onRelease));
+  }
+
+  /**
+   * The tensor's memory as a direct ByteBuffer in native byte order, without a copy (contiguous cpu
+   * tensors only). The buffer holds a handle of its own to the storage, released when the buffer
+   * (and every buffer derived from it) is garbage: it stays valid after this Tensor is closed.
+   */
+  public ByteBuffer asByteBuffer() {
+    long own = NdrtC.tensor_retain(handle());
+    Reference.reachabilityFence(this);
+    ByteBuffer b;
+    try {
+      b = NdrtC.tensor_direct_buffer(own);
+    } catch (RuntimeException e) {
+      NdrtC.tensor_release(own);
+      throw e;
+    }
+    CLEANER.register(b, new Release(own));
+    return b.order(ByteOrder.nativeOrder());
+  }
+
+  // ------------------------------------------------------------------------------- reading
+
+  public float[] toFloatArray() {
+    float[] a = new float[checkedNumel(shape())];
+    readInto(DType.F32, a);
+    return a;
+  }
+
+  public double[] toDoubleArray() {
+    double[] a = new double[checkedNumel(shape())];
+    readInto(DType.F64, a);
+    return a;
+  }
+
+  public long[] toLongArray() {
+    long[] a = new long[checkedNumel(shape())];
+    readInto(DType.I64, a);
+    return a;
+  }
+
+  public int[] toIntArray() {
+    int[] a = new int[checkedNumel(shape())];
+    readInto(DType.I32, a);
+    return a;
+  }
+
+  /** The elements of an I8, U8 or BOOL tensor as bytes (other dtypes are cast to I8 first). */
+  public byte[] toByteArray() {
+    byte[] a = new byte[checkedNumel(shape())];
+    DType d = dtype();
+    readInto(d == DType.I8 || d == DType.U8 || d == DType.BOOL ? d : DType.I8, a);
+    return a;
+  }
+
+  /** The single value of a one-element tensor, as a double. */
+  public double item() {
+    if (numel() != 1) {
+      throw new ShapeException(202, "item: the tensor has shape " + Arrays.toString(shape()) + ", not one element");
+    }
+    return toDoubleArray()[0];
+  }
+
+  /** Reads the elements as {@code as} (casting through the runtime first when the dtype differs). */
+  private void readInto(DType as, Object array) {
+    try {
+      if (dtype() == as) {
+        NdrtC.tensor_read_array(handle(), array);
+      } else {
+        long c = NdrtC.tensor_cast(handle(), as.code());
+        try {
+          NdrtC.tensor_read_array(c, array);
+        } finally {
+          NdrtC.tensor_release(c);
+        }
+      }
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Overwrites the elements from a Java array of the tensor's dtype (row-major). */
+  public Tensor copyFrom(Object array) {
+    Objects.requireNonNull(array, "array");
+    try {
+      NdrtC.tensor_write_array(handle(), array);
+      return this;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  // ------------------------------------------------------------------------------- description
+
+  public DType dtype() {
+    try {
+      return DType.of(NdrtC.tensor_dtype(handle()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** The shape (a fresh array). */
+  public long[] shape() {
+    try {
+      return NdrtC.tensor_shape(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Strides in elements (a fresh array). */
+  public long[] strides() {
+    try {
+      return NdrtC.tensor_strides(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public int rank() {
+    try {
+      return NdrtC.tensor_rank(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public long numel() {
+    try {
+      return NdrtC.tensor_numel(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Offset of element [0,...,0] in the storage, in elements. */
+  public long offset() {
+    try {
+      return NdrtC.tensor_offset(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public Device device() {
+    try {
+      return Device.of(NdrtC.tensor_device(handle()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public boolean isContiguous() {
+    try {
+      return NdrtC.tensor_is_contiguous(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  // ------------------------------------------------------------------------------- views and copies
+
+  /** Same elements, new shape (one extent may be -1); never copies (see {@link #contiguous()}). */
+  public Tensor reshape(long... shape) {
+    try {
+      return adopt(NdrtC.tensor_reshape(handle(), shape));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Axes reordered: output axis i is input axis perm[i]. */
+  public Tensor permute(int... perm) {
+    try {
+      return adopt(NdrtC.tensor_permute(handle(), perm));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Axes a and b swapped (negative axes count from the end). */
+  public Tensor transpose(int a, int b) {
+    try {
+      return adopt(NdrtC.tensor_transpose(handle(), a, b));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Python-style start:stop along one axis. */
+  public Tensor slice(int axis, long start, long stop) {
+    return slice(axis, start, stop, 1);
+  }
+
+  /** Python-style start:stop:step along one axis (negative bounds count from the end). */
+  public Tensor slice(int axis, long start, long stop, long step) {
+    try {
+      return adopt(NdrtC.tensor_slice(handle(), axis, start, stop, step));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Broadcast view to {@code shape} (numpy rules; no copy, stride 0 on broadcast axes). */
+  public Tensor expand(long... shape) {
+    try {
+      return adopt(NdrtC.tensor_expand(handle(), shape));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** A contiguous row-major tensor: a new handle to this one when already contiguous, else a copy. */
+  public Tensor contiguous() {
+    try {
+      return adopt(NdrtC.tensor_contiguous(handle()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** A new contiguous tensor of another dtype. */
+  public Tensor cast(DType dtype) {
+    try {
+      return adopt(NdrtC.tensor_cast(handle(), dtype.code()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** A new contiguous copy on {@code device} (explicit moves only: ops never move data). */
+  public Tensor to(Device device) {
+    try {
+      return adopt(NdrtC.tensor_to_device(handle(), device.id()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Another handle to the same view (closed independently). */
+  public Tensor share() {
+    try {
+      return adopt(NdrtC.tensor_retain(handle()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  @Override
+  public String toString() {
+    if (closed) {
+      return "Tensor(closed)";
+    }
+    try {
+      return "Tensor(" + dtype() + ", " + Arrays.toString(shape()) + ", " + device() + ")";
+    } catch (NdrtException e) {
+      return "Tensor(handle " + handle + ": " + e.getMessage() + ")";
+    }
+  }
+
+  /** Op ids the Tensor methods need, looked up once. */
+  private static final class OpIds {
+    static final int FILL = NdrtC.op_find("fill");
+  }
+}
