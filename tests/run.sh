@@ -8,6 +8,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/install-deps.sh"
+# ccache keyed on paths relative to the checkout, so every fresh clone reuses earlier objects.
+export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 san=${NDRT_SANITIZE:-}
 case "$san" in
   "") dir=$root/build; type=Release ;;
@@ -29,4 +31,5 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 args=(--output-on-failure -j"$(nproc)")
 [ -n "${NDRT_TEST_FILTER:-}" ] && args+=(-R "$NDRT_TEST_FILTER")
+[ -n "${NDRT_TEST_LABELS:-}" ] && args+=(-L "$NDRT_TEST_LABELS")
 ctest "${args[@]}"

@@ -1,5 +1,7 @@
-// fill, copy, cast on cpu.
+// fill, copy, cast; arange, linspace, eye on cpu.
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "convert.hpp"
 #include "kernels.hpp"
@@ -64,6 +66,72 @@ void cast_kernel(OpContext& c) {
   visit_dtype(c.out[0]->dtype, [&](auto to) { cast_loop<decltype(to), From>(c); });
 }
 
+// Calls f(i, p) for every element of the rank-1 output y, p pointing at y[i]; parallel for large n.
+template <class T, class F>
+void each_index(const Tensor& y, F&& f) {
+  const int64_t n = y.shape.d[0], s = y.strides.d[0];
+  T* o = y.data<T>();
+  parallel_for(n, kElementwiseGrain, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) f(i, o + i * s);
+  });
+}
+
+template <class T>
+void arange_kernel(OpContext& c) {
+  const double start = c.attrs.get_float(0), step = c.attrs.get_float(2);
+  if constexpr (std::is_integral_v<T>) {  // exact integer arithmetic (infer checked the range)
+    const int64_t s0 = int64_t(start), st = int64_t(step);
+    each_index<T>(*c.out[0], [&](int64_t i, T* p) { *p = T(s0 + i * st); });
+  } else {
+    each_index<T>(*c.out[0], [&](int64_t i, T* p) { *p = convert<T>(start + double(i) * step); });
+  }
+}
+
+template <class T>
+void linspace_kernel(OpContext& c) {
+  const double start = c.attrs.get_float(0), stop = c.attrs.get_float(1);
+  const int64_t num = c.out[0]->shape.d[0];
+  const bool endpoint = c.attrs.get_bool(4);
+  const int64_t div = endpoint ? num - 1 : num;
+  const double step = div > 0 ? (stop - start) / double(div) : 0.0;
+  const int64_t half = num / 2;
+  each_index<T>(*c.out[0], [&](int64_t i, T* p) {
+    double v = div <= 0 || i < half || !endpoint ? start + double(i) * step : stop - double(num - 1 - i) * step;
+    *p = convert<T>(v);
+  });
+}
+
+template <class Word>
+void eye_words(OpContext& c, Word one) {
+  const Tensor& y = *c.out[0];
+  const int64_t n = y.shape.d[0], m = y.shape.d[1], k = c.attrs.get_int(2);
+  const int64_t s0 = y.strides.d[0], s1 = y.strides.d[1];
+  if (n == 0 || m == 0) return;
+  Word* base = y.data<Word>();
+  parallel_for(n, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(m, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      Word* row = base + i * s0;
+      if (s1 == 1)
+        std::memset(static_cast<void*>(row), 0, size_t(m) * sizeof(Word));
+      else
+        for (int64_t j = 0; j < m; ++j) row[j * s1] = Word(0);
+      int64_t j = i + k;
+      if (j >= 0 && j < m) row[j * s1] = one;
+    }
+  });
+}
+
+// eye moves words: 1 converted to the dtype, zero is all-zero bits for every dtype.
+template <class T>
+void eye_kernel(OpContext& c) {
+  using Word = std::conditional_t<sizeof(T) == 1, uint8_t,
+               std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  T one = convert<T>(1.0);
+  Word w;
+  std::memcpy(&w, &one, sizeof(T));
+  eye_words<Word>(c, w);
+}
+
 }  // namespace
 
 void register_cpu_creation(Registry& r) {
@@ -72,6 +140,15 @@ void register_cpu_creation(Registry& r) {
     r.kernel("fill", kCpu, {dtype_of<T>()}, fill_kernel<T>, "ndrt:cpu");
     r.kernel("copy", kCpu, {dtype_of<T>()}, copy_kernel, "ndrt:cpu");
     r.kernel("cast", kCpu, {dtype_of<T>()}, cast_kernel<T>, "ndrt:cpu");
+    r.kernel("eye", kCpu, {dtype_of<T>()}, eye_kernel<T>, "ndrt:cpu");
+  });
+  for_types<float, double, Half, BFloat16, int8_t, uint8_t, int32_t, int64_t>([&](auto t) {
+    using T = decltype(t);
+    r.kernel("arange", kCpu, {dtype_of<T>()}, arange_kernel<T>, "ndrt:cpu");
+  });
+  for_types<float, double, Half, BFloat16>([&](auto t) {
+    using T = decltype(t);
+    r.kernel("linspace", kCpu, {dtype_of<T>()}, linspace_kernel<T>, "ndrt:cpu");
   });
 }
 

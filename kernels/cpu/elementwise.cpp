@@ -1,105 +1,74 @@
-// Elementwise cpu kernels: broadcasting binary arithmetic and unary maps.
-#include <atomic>
+// Elementwise cpu kernels, binary arithmetic with numpy broadcasting (add, sub, mul, div, pow,
+// maximum, minimum); the map machinery is elementwise_map.hpp. Unary maps, gradients and the
+// bool-valued ops register from elementwise_unary.cpp, elementwise_grad.cpp, elementwise_logic.cpp.
 #include <cmath>
-#include <limits>
-#include <type_traits>
 
-#include "error.hpp"
-#include "kernels.hpp"
-#include "loops.hpp"
+#include "elementwise_map.hpp"
 
 namespace ndrt {
 
+void register_cpu_elementwise_unary(Registry& r);
+void register_cpu_elementwise_grad(Registry& r);
+void register_cpu_elementwise_logic(Registry& r);
+
 namespace {
 
-// Integer arithmetic wraps (two's complement) instead of overflowing into undefined behaviour.
-template <class T, bool = std::is_integral_v<T>>
-struct WrapType { using type = T; };
-template <class T>
-struct WrapType<T, true> { using type = std::make_unsigned_t<T>; };
-template <class T>
-using Wrap = typename WrapType<T>::type;
+using namespace elt;
 
-struct Add { template <class T> static T apply(T a, T b) { return T(Wrap<T>(a) + Wrap<T>(b)); } };
-struct Sub { template <class T> static T apply(T a, T b) { return T(Wrap<T>(a) - Wrap<T>(b)); } };
-struct Mul { template <class T> static T apply(T a, T b) { return T(Wrap<T>(a) * Wrap<T>(b)); } };
-struct Div {
-  // Integer division truncates; x / 0 is reported after the loop (the flag), INT_MIN / -1 wraps
-  // (it would trap on x86).
-  template <class T>
-  static T apply(T a, T b) {
-    if constexpr (std::is_integral_v<T>) {
+struct Add : NoAttrs {
+  template <class C> static C f(C a, C b, const Params<C>&) { return C(Wrap<C>(a) + Wrap<C>(b)); }
+};
+struct Sub : NoAttrs {
+  template <class C> static C f(C a, C b, const Params<C>&) { return C(Wrap<C>(a) - Wrap<C>(b)); }
+};
+struct Mul : NoAttrs {
+  template <class C> static C f(C a, C b, const Params<C>&) { return C(Wrap<C>(a) * Wrap<C>(b)); }
+};
+struct Div : NoAttrs {
+  // Integer division truncates; x / 0 gives 0 here and is reported after the loop (kIntDivCheck);
+  // INT_MIN / -1 wraps (it would trap on x86).
+  static constexpr bool kIntDivCheck = true;
+  template <class C>
+  static C f(C a, C b, const Params<C>&) {
+    if constexpr (std::is_integral_v<C>) {
       if (b == 0) return 0;
-      if (b == -1) return T(-Wrap<T>(a));
+      if constexpr (std::is_signed_v<C>)
+        if (b == -1) return C(-Wrap<C>(a));
     }
-    return a / b;
+    return C(a / b);
   }
 };
-
-template <class T, class Op>
-void binary_kernel(OpContext& c) {
-  Loop<3> L = make_loop<3>(*c.out[0], {c.in[0], c.in[1]});
-  std::atomic<bool> div_by_zero{false};
-  run_loop(L, [&](char** p, int64_t n, const int64_t* s) {
-    T* o = reinterpret_cast<T*>(p[0]);
-    const T* a = reinterpret_cast<const T*>(p[1]);
-    const T* b = reinterpret_cast<const T*>(p[2]);
-    if constexpr (std::is_integral_v<T> && std::is_same_v<Op, Div>) {
-      for (int64_t i = 0; i < n; ++i)
-        if (b[i * s[2]] == 0) div_by_zero.store(true, std::memory_order_relaxed);
-    }
-    // Dense and scalar-broadcast rows get loops the compiler vectorises.
-    if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
-      for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
-    } else if (s[0] == 1 && s[1] == 1 && s[2] == 0) {
-      const T bv = *b;
-      for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], bv);
-    } else if (s[0] == 1 && s[1] == 0 && s[2] == 1) {
-      const T av = *a;
-      for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(av, b[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i) o[i * s[0]] = Op::apply(a[i * s[1]], b[i * s[2]]);
-    }
-  });
-  if (div_by_zero.load()) fail(NDRT_ERR_INVALID_ARGUMENT, "div: integer division by zero");
-}
-
-struct Neg { template <class T> static T apply(T x) { return T(-Wrap<T>(x)); } };
-struct Relu { template <class T> static T apply(T x) { return x > T(0) ? x : T(0); } };
-struct Exp { template <class T> static T apply(T x) { return std::exp(x); } };
-struct Log { template <class T> static T apply(T x) { return std::log(x); } };
-
-template <class T, class Op>
-void unary_kernel(OpContext& c) {
-  Loop<2> L = make_loop<2>(*c.out[0], {c.in[0]});
-  run_loop(L, [&](char** p, int64_t n, const int64_t* s) {
-    T* o = reinterpret_cast<T*>(p[0]);
-    const T* x = reinterpret_cast<const T*>(p[1]);
-    if (s[0] == 1 && s[1] == 1)
-      for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(x[i]);
-    else
-      for (int64_t i = 0; i < n; ++i) o[i * s[0]] = Op::apply(x[i * s[1]]);
-  });
-}
+// NaN propagates from either side (torch.maximum / minimum); the selects vectorise as blends.
+struct Maximum : NoAttrs {
+  template <class C> static C f(C a, C b, const Params<C>&) { return (a > b || a != a) ? a : b; }
+};
+struct Minimum : NoAttrs {
+  template <class C> static C f(C a, C b, const Params<C>&) { return (a < b || a != a) ? a : b; }
+};
+struct Pow : NoAttrs {
+  template <class C> static C f(C a, C b, const Params<C>&) { return std::pow(a, b); }
+};
 
 }  // namespace
 
 void register_cpu_elementwise(Registry& r) {
-  for_types<float, double, int32_t, int64_t>([&](auto t) {
+  for_types<float, double, Half, BFloat16, int8_t, uint8_t, int32_t, int64_t>([&](auto t) {
     using T = decltype(t);
     const ndrt_dtype d = dtype_of<T>();
-    r.kernel("add", kCpu, {d}, binary_kernel<T, Add>, "ndrt:cpu");
-    r.kernel("sub", kCpu, {d}, binary_kernel<T, Sub>, "ndrt:cpu");
-    r.kernel("mul", kCpu, {d}, binary_kernel<T, Mul>, "ndrt:cpu");
-    r.kernel("div", kCpu, {d}, binary_kernel<T, Div>, "ndrt:cpu");
-    r.kernel("neg", kCpu, {d}, unary_kernel<T, Neg>, "ndrt:cpu");
-    r.kernel("relu", kCpu, {d}, unary_kernel<T, Relu>, "ndrt:cpu");
+    r.kernel("add", kCpu, {d}, binary_kernel<T, T, Add>, "ndrt:cpu");
+    r.kernel("sub", kCpu, {d}, binary_kernel<T, T, Sub>, "ndrt:cpu");
+    r.kernel("mul", kCpu, {d}, binary_kernel<T, T, Mul>, "ndrt:cpu");
+    r.kernel("div", kCpu, {d}, binary_kernel<T, T, Div>, "ndrt:cpu");
+    r.kernel("maximum", kCpu, {d}, binary_kernel<T, T, Maximum>, "ndrt:cpu");
+    r.kernel("minimum", kCpu, {d}, binary_kernel<T, T, Minimum>, "ndrt:cpu");
   });
-  for_types<float, double>([&](auto t) {
+  for_types<float, double, Half, BFloat16>([&](auto t) {
     using T = decltype(t);
-    r.kernel("exp", kCpu, {dtype_of<T>()}, unary_kernel<T, Exp>, "ndrt:cpu");
-    r.kernel("log", kCpu, {dtype_of<T>()}, unary_kernel<T, Log>, "ndrt:cpu");
+    r.kernel("pow", kCpu, {dtype_of<T>()}, binary_kernel<T, T, Pow>, "ndrt:cpu");
   });
+  register_cpu_elementwise_unary(r);
+  register_cpu_elementwise_grad(r);
+  register_cpu_elementwise_logic(r);
 }
 
 }  // namespace ndrt

@@ -1585,7 +1585,7 @@ static void test_exec_errors(void) {
   ndrt_handle a = MK(NDRT_F32, 2, s23, x6);
   ndrt_handle b4 = MK(NDRT_F32, 1, ((const int64_t[]){4}), ((const float[]){1, 2, 3, 4}));
   ndrt_handle d = MK(NDRT_F64, 2, s23, ((const double[]){1, 2, 3, 4, 5, 6}));
-  ndrt_handle m45 = 0, out32 = 0, out23d = 0, row = 0, bc = 0, h16 = 0, i32 = 0, stale = 0, sl = 0;
+  ndrt_handle m45 = 0, out32 = 0, out23d = 0, row = 0, bc = 0, h16 = 0, hbool = 0, i32 = 0, stale = 0, sl = 0;
   ndrt_handle in[3], out2[2];
   int32_t add = op_id("add");
   EXPECT_OK(ndrt_tensor_create(NDRT_F32, 2, (const int64_t[]){4, 5}, CPU0, &m45));
@@ -1594,6 +1594,7 @@ static void test_exec_errors(void) {
   EXPECT_OK(ndrt_tensor_create(NDRT_F32, 2, (const int64_t[]){1, 3}, CPU0, &row));
   EXPECT_OK(ndrt_tensor_expand(row, 2, s23, &bc));
   EXPECT_OK(ndrt_tensor_create(NDRT_F16, 2, s23, CPU0, &h16));
+  EXPECT_OK(ndrt_tensor_create(NDRT_BOOL, 2, s23, CPU0, &hbool));
   EXPECT_OK(ndrt_tensor_create(NDRT_I32, 2, s23, CPU0, &i32));
   EXPECT_OK(ndrt_tensor_create(NDRT_F32, 2, s23, CPU0, &stale));
   REL(stale);
@@ -1673,10 +1674,10 @@ static void test_exec_errors(void) {
   EXEC_ERR("mean", &i32, 1, 0, NULL, 0, NULL, 0, NDRT_ERR_DTYPE_MISMATCH, "mean", "i32");
 
   /* Not supported: no kernel for the dtype. */
-  EXEC_ERR("exp", &h16, 1, 0, NULL, 0, NULL, 0, NDRT_ERR_NOT_SUPPORTED, "exp", "f16");
-  in[0] = h16;
-  in[1] = h16;
-  EXEC_ERR("add", in, 2, 0, NULL, 0, NULL, 0, NDRT_ERR_NOT_SUPPORTED, "add", "f16");
+  EXEC_ERR("sum", &hbool, 1, 0, NULL, 0, NULL, 0, NDRT_ERR_NOT_SUPPORTED, "sum", "bool");
+  in[0] = hbool;
+  in[1] = hbool;
+  EXEC_ERR("add", in, 2, 0, NULL, 0, NULL, 0, NDRT_ERR_NOT_SUPPORTED, "add", "bool");
   in[0] = i32;
   in[1] = i32;
   EXEC_ERR("matmul", in, 2, 0, ((const int64_t[]){0, 1}), 2, NULL, 0, NDRT_ERR_NOT_SUPPORTED, "matmul", "i32");
@@ -1730,6 +1731,7 @@ static void test_exec_errors(void) {
   REL(bc);
   REL(row);
   REL(h16);
+  REL(hbool);
   REL(i32);
   CHECK(live() == base_live);
   CHECK(stats(CPU0).in_use == m0.in_use);

@@ -346,7 +346,9 @@ TEST(Concurrency, HandleTablePinReleaseRace) {
       }
     });
   int inserted = 0;
-  for (int round = 0; round < kRounds; ++round)
+  // Keep churning until the readers have really raced with it: on a loaded machine they may not
+  // be scheduled during the first rounds at all.
+  for (int round = 0; round < kRounds || pins_ok.load() + pins_refused.load() < 1000; ++round)
     for (auto& s : slots) {
       ndrt_handle old = s.exchange(ht.insert(counted_tensor(destroyed)));
       ++inserted;

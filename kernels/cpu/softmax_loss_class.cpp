@@ -1,0 +1,216 @@
+// cpu kernels of the class losses on [N, C] rows: softmax_cross_entropy (class indices and soft
+// targets, fused: the softmax is never written) and nll_loss, forward and backward. Labels are
+// checked before any work so an out-of-range one fails cleanly, naming its row.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "error.hpp"
+#include "kernels.hpp"
+#include "reduce_engine.hpp"
+#include "reduce_math.hpp"
+#include "softmax_loss_rows.hpp"
+
+namespace ndrt {
+
+namespace {
+
+enum { kNone = 0, kMean = 1, kSum = 2 };
+
+// Class indices of an [N] i32 or i64 tensor, any stride.
+struct Labels {
+  const char* base;
+  int64_t stride;
+  bool wide;
+  explicit Labels(const Tensor& t) : base(t.base()), stride(t.strides.d[0] * t.itemsize()), wide(t.dtype == NDRT_I64) {}
+  int64_t operator()(int64_t n) const {
+    const char* p = base + n * stride;
+    return wide ? *reinterpret_cast<const int64_t*>(p) : *reinterpret_cast<const int32_t*>(p);
+  }
+};
+
+Labels checked_labels(const OpContext& c) {
+  Labels lab(*c.in[1]);
+  const int64_t N = c.in[0]->shape.d[0], C = c.in[0]->shape.d[1];
+  for (int64_t n = 0; n < N; ++n) {
+    int64_t v = lab(n);
+    if (v < 0 || v >= C)
+      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: label %lld at row %lld is out of range [0, %lld)", c.op->name, (long long)v,
+           (long long)n, (long long)C);
+  }
+  return lab;
+}
+
+// Writes per-row losses to output 0 as the reduction attribute says.
+template <class T>
+void write_loss(OpContext& c, const std::vector<double>& loss) {
+  Tensor& out = *c.out[0];
+  const int64_t red = c.attrs.get_int(0), N = int64_t(loss.size());
+  if (red == kNone) {
+    T* o = out.data<T>();
+    for (int64_t n = 0; n < N; ++n) o[n * out.strides.d[0]] = convert<T>(loss[size_t(n)]);
+    return;
+  }
+  double s = 0;
+  for (double v : loss) s += v;
+  *out.data<T>() = convert<T>(red == kMean ? s / double(N) : s);  // mean over N = 0 is NaN
+}
+
+// The gradient scale of row n: dy scaled for the reduction.
+template <class T>
+struct RowGrad {
+  const T* dy;
+  int64_t stride;
+  double scale;
+  RowGrad(const OpContext& c, const Tensor& dyt, int64_t N) : dy(dyt.data<T>()) {
+    const int64_t red = c.attrs.get_int(0);
+    stride = red == kNone ? dyt.strides.d[0] : 0;
+    scale = red == kMean ? 1.0 / double(N) : 1.0;
+  }
+  double operator()(int64_t n) const { return double(dy[n * stride]) * scale; }
+};
+
+// Runs row(m, x, aux...) with each row of logits (input 0) in the compute type: in place when
+// contiguous, else gathered. K: tensors of the row space (input 0 first), rows along axis 1.
+template <class T, int K, class F>
+void for_class_rows(const std::array<const Tensor*, K>& t, F&& row) {
+  const red::Rows<K> R = red::make_rows<K>(t, 1);
+  const int64_t n = R.n;
+  if (R.count == 0) return;
+  parallel_for(R.count, std::max<int64_t>(1, red::kRowGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t m = b; m < e; ++m) {
+      int64_t off[K];
+      R.offsets(m, off);
+      row(m, off, R.along);
+    }
+  });
+}
+
+template <class T>
+const T* row_in(const T* p, int64_t n, int64_t stride, std::vector<T>& buf) {
+  if (stride == 1) return p;
+  buf.resize(size_t(n));
+  for (int64_t i = 0; i < n; ++i) buf[size_t(i)] = p[i * stride];
+  return buf.data();
+}
+
+template <class T>
+void sce_kernel(OpContext& c) {
+  const Tensor& x = *c.in[0];
+  const Labels lab = checked_labels(c);
+  std::vector<double> loss(size_t(x.shape.d[0]));
+  const int64_t n = x.shape.d[1];
+  for_class_rows<T, 1>({&x}, [&](int64_t m, const int64_t* off, const int64_t* along) {
+    thread_local std::vector<T> buf;
+    const T* xr = row_in(x.data<T>() + off[0], n, along[0], buf);
+    const T mx = red::run_max(xr, n);
+    const double s = red::run_exp_sum(xr, n, mx, static_cast<T*>(nullptr));
+    loss[size_t(m)] = (double(mx) - double(xr[lab(m)])) + std::log(s);
+  });
+  write_loss<T>(c, loss);
+}
+
+template <class T>
+void sce_bp_kernel(OpContext& c) {
+  const Tensor& x = *c.in[0];
+  Tensor& dx = *c.out[0];
+  const Labels lab = checked_labels(c);
+  const RowGrad<T> g(c, *c.in[2], x.shape.d[0]);
+  const int64_t n = x.shape.d[1];
+  for_class_rows<T, 2>({&x, &dx}, [&](int64_t m, const int64_t* off, const int64_t* along) {
+    thread_local std::vector<T> buf, obuf;
+    const T* xr = row_in(x.data<T>() + off[0], n, along[0], buf);
+    T* dr = dx.data<T>() + off[1];
+    T* o = along[1] == 1 ? dr : (obuf.resize(size_t(n)), obuf.data());
+    const T mx = red::run_max(xr, n);
+    const double s = red::run_exp_sum(xr, n, mx, o);
+    const double gm = g(m);
+    const T k = T(gm / s);
+    for (int64_t i = 0; i < n; ++i) o[i] *= k;
+    o[lab(m)] -= T(gm);
+    if (o != dr)
+      for (int64_t i = 0; i < n; ++i) dr[i * along[1]] = o[i];
+  });
+}
+
+template <class T>
+void soft_ce_kernel(OpContext& c) {
+  const Tensor &x = *c.in[0], &t = *c.in[1];
+  std::vector<double> loss(size_t(x.shape.d[0]));
+  const int64_t n = x.shape.d[1];
+  for_class_rows<T, 2>({&x, &t}, [&](int64_t m, const int64_t* off, const int64_t* along) {
+    thread_local std::vector<T> buf;
+    const T* xr = row_in(x.data<T>() + off[0], n, along[0], buf);
+    const T* tr = t.data<T>() + off[1];
+    const T mx = red::run_max(xr, n);
+    const double ls = std::log(red::run_exp_sum(xr, n, mx, static_cast<T*>(nullptr)));
+    double acc = 0;
+    for (int64_t i = 0; i < n; ++i) acc += double(tr[i * along[1]]) * (double(xr[i] - mx) - ls);
+    loss[size_t(m)] = -acc;
+  });
+  write_loss<T>(c, loss);
+}
+
+template <class T>
+void soft_ce_bp_kernel(OpContext& c) {
+  const Tensor &x = *c.in[0], &t = *c.in[1];
+  Tensor& dx = *c.out[0];
+  const RowGrad<T> g(c, *c.in[2], x.shape.d[0]);
+  const int64_t n = x.shape.d[1];
+  for_class_rows<T, 3>({&x, &t, &dx}, [&](int64_t m, const int64_t* off, const int64_t* along) {
+    thread_local std::vector<T> buf, obuf;
+    const T* xr = row_in(x.data<T>() + off[0], n, along[0], buf);
+    const T* tr = t.data<T>() + off[1];
+    T* dr = dx.data<T>() + off[2];
+    obuf.resize(size_t(n));
+    const T mx = red::run_max(xr, n);
+    const double s = red::run_exp_sum(xr, n, mx, obuf.data());
+    double tsum = 0;
+    for (int64_t i = 0; i < n; ++i) tsum += double(tr[i * along[1]]);
+    const double gm = g(m);
+    const T k = T(gm * tsum / s), gt = T(gm);
+    for (int64_t i = 0; i < n; ++i) dr[i * along[2]] = obuf[size_t(i)] * k - tr[i * along[1]] * gt;
+  });
+}
+
+template <class T>
+void nll_kernel(OpContext& c) {
+  const Tensor& x = *c.in[0];
+  const Labels lab = checked_labels(c);
+  const int64_t N = x.shape.d[0], s0 = x.strides.d[0], s1 = x.strides.d[1];
+  std::vector<double> loss(static_cast<size_t>(N));
+  const T* xb = x.data<T>();
+  for (int64_t m = 0; m < N; ++m) loss[size_t(m)] = -double(xb[m * s0 + lab(m) * s1]);
+  write_loss<T>(c, loss);
+}
+
+template <class T>
+void nll_bp_kernel(OpContext& c) {
+  const Tensor& x = *c.in[0];
+  Tensor& dx = *c.out[0];
+  const Labels lab = checked_labels(c);
+  const RowGrad<T> g(c, *c.in[2], x.shape.d[0]);
+  const int64_t n = x.shape.d[1];
+  for_class_rows<T, 1>({&dx}, [&](int64_t m, const int64_t* off, const int64_t* along) {
+    T* dr = dx.data<T>() + off[0];
+    for (int64_t i = 0; i < n; ++i) dr[i * along[0]] = T(0);
+    dr[lab(m) * along[0]] = T(-g(m));
+  });
+}
+
+}  // namespace
+
+void register_cpu_softmax_loss_class(Registry& r) {
+  for_types<float, double>([&](auto t) {
+    using T = decltype(t);
+    const ndrt_dtype d = dtype_of<T>();
+    r.kernel("softmax_cross_entropy", kCpu, {d}, sce_kernel<T>, "ndrt:cpu");
+    r.kernel("softmax_cross_entropy_bp", kCpu, {d}, sce_bp_kernel<T>, "ndrt:cpu");
+    r.kernel("softmax_cross_entropy_soft", kCpu, {d}, soft_ce_kernel<T>, "ndrt:cpu");
+    r.kernel("softmax_cross_entropy_soft_bp", kCpu, {d}, soft_ce_bp_kernel<T>, "ndrt:cpu");
+    r.kernel("nll_loss", kCpu, {d}, nll_kernel<T>, "ndrt:cpu");
+    r.kernel("nll_loss_bp", kCpu, {d}, nll_bp_kernel<T>, "ndrt:cpu");
+  });
+}
+
+}  // namespace ndrt

@@ -1,0 +1,558 @@
+// ndrt side of the op-set benchmarks against PyTorch 1.13 CPU (tests/bench/peer_torch.py measures
+// the very same cases; run_ops.sh alternates the two and report_ops.py prints the ratios).
+//
+// Cases (f32; every name is "<case>/threads:<T>", T = 1 and 2 unless --threads says otherwise):
+//   conv1_fwd, conv1_fwdbwd   LeNet conv 1: x [64,1,28,28], w [20,1,5,5], b [20]; fwdbwd = conv2d_bias
+//   conv2_fwd, conv2_fwdbwd   + conv2d_bp_data + conv2d_bp_weights + conv2d_bp_bias (dx, dw, db, as a
+//                             framework's autograd computes them); conv 2: x [64,20,12,12], w [50,20,5,5]
+//   add, mul, relu, exp, sigmoid, tanh   16M elements (64 MiB per operand), given output
+//   sum_all, max_all, mean_all           16M elements to a scalar
+//   sum_rows, max_rows, mean_rows        [4096, 4096] along the last axis
+//   sce_64x10, sce_4096x1000             softmax_cross_entropy (mean) + softmax_cross_entropy_bp
+//   lenet_step_b64                       one LeNet training step at batch 64: forward, backward,
+//                                        Nesterovs update of all 8 parameter tensors
+// Outputs are preallocated and given (ndrt's no-allocation path): every case runs with outputs
+// allocated on the first call and reused. Each case is checked once against a host reference (or
+// for finiteness) before it is timed, so a fast wrong kernel cannot report a time.
+// Times are wall-clock (UseRealTime): ndrt runs work on pool and OpenMP threads; cpu_time is the
+// whole process's cpu time (MeasureProcessCPUTime).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ndrt/ndrt.h"
+
+#ifndef NDRT_BENCH_BUILD_TYPE
+#define NDRT_BENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+using Shape = std::vector<int64_t>;
+
+std::string status_text(const char* what, ndrt_status st) {
+  return std::string(what) + ": " + ndrt_status_name(st) + ": " + ndrt_last_error();
+}
+
+// Any failing call leaves the setup or the run with its status (the message stays in ndrt_last_error).
+#define TRY(call)                            \
+  do {                                       \
+    ndrt_status st_ = (call);                \
+    if (st_ != NDRT_OK) return st_;          \
+  } while (0)
+
+std::vector<ndrt_handle>& owned() {
+  static std::vector<ndrt_handle> v;
+  return v;
+}
+
+bool have_op(const char* name) {
+  int32_t id = -1;
+  return ndrt_op_find(name, &id) == NDRT_OK;
+}
+
+int32_t op(const char* name) {
+  static std::map<std::string, int32_t> ids;
+  auto it = ids.find(name);
+  if (it != ids.end()) return it->second;
+  int32_t id = -1;
+  if (ndrt_op_find(name, &id) != NDRT_OK) id = -1;  // ndrt_exec then fails with NDRT_ERR_UNKNOWN_OP
+  ids[name] = id;
+  return id;
+}
+
+// A tensor owned for the life of the process.
+struct Tn {
+  ndrt_handle h = 0;
+  void* p = nullptr;
+  int64_t n = 0;
+  float* f() const { return static_cast<float*>(p); }
+};
+
+ndrt_status make(ndrt_dtype d, const Shape& s, Tn* t) {
+  TRY(ndrt_tensor_create(d, int32_t(s.size()), s.data(), NDRT_CPU, &t->h));
+  owned().push_back(t->h);
+  TRY(ndrt_tensor_numel(t->h, &t->n));
+  return ndrt_tensor_data_ptr(t->h, &t->p);
+}
+
+// f32 uniform in [lo, hi), every page touched. splitmix64: fast enough for 3 x 16M values.
+ndrt_status make_f32(const Shape& s, uint32_t seed, float lo, float hi, Tn* t) {
+  TRY(make(NDRT_F32, s, t));
+  uint64_t z = seed * 0x9E3779B97F4A7C15ull;
+  for (int64_t i = 0; i < t->n; ++i) {
+    uint64_t x = (z += 0x9E3779B97F4A7C15ull);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    t->f()[i] = lo + (hi - lo) * float(x >> 40) * 0x1.0p-24f;
+  }
+  return NDRT_OK;
+}
+
+ndrt_status make_labels(int64_t n, int64_t classes, uint32_t seed, Tn* t) {
+  TRY(make(NDRT_I64, {n}, t));
+  std::mt19937 rng(seed);
+  for (int64_t i = 0; i < n; ++i) static_cast<int64_t*>(t->p)[i] = int64_t(rng() % uint32_t(classes));
+  return NDRT_OK;
+}
+
+ndrt_status make_scalar(float v, Tn* t) {
+  TRY(make(NDRT_F32, {}, t));
+  t->f()[0] = v;
+  return NDRT_OK;
+}
+
+// One ndrt_exec. An output slot holding 0 gets the runtime's new tensor (kept for the next call, so
+// from the second call on every output is given and nothing is allocated).
+ndrt_status ex(int32_t id, std::initializer_list<ndrt_handle> in, std::initializer_list<ndrt_handle*> out,
+               std::initializer_list<int64_t> ints = {}, std::initializer_list<double> floats = {}) {
+  ndrt_handle o[8];
+  int n = 0;
+  for (ndrt_handle* p : out) o[n++] = *p;
+  TRY(ndrt_exec(id, in.begin(), int32_t(in.size()), o, n, ints.begin(), int32_t(ints.size()), floats.begin(),
+                int32_t(floats.size())));
+  n = 0;
+  for (ndrt_handle* p : out) {
+    if (*p == 0) owned().push_back(o[n]);
+    *p = o[n++];
+  }
+  return NDRT_OK;
+}
+
+// A view kept for the process (made once).
+ndrt_status reshape_once(ndrt_handle src, const Shape& s, ndrt_handle* view) {
+  if (*view) return NDRT_OK;
+  TRY(ndrt_tensor_reshape(src, int32_t(s.size()), s.data(), view));
+  owned().push_back(*view);
+  return NDRT_OK;
+}
+
+float* data_of(ndrt_handle h) {
+  void* p = nullptr;
+  return ndrt_tensor_data_ptr(h, &p) == NDRT_OK ? static_cast<float*>(p) : nullptr;
+}
+
+bool all_finite(ndrt_handle h) {
+  int64_t n = 0;
+  float* p = data_of(h);
+  if (!p || ndrt_tensor_numel(h, &n) != NDRT_OK) return false;
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+bool close_to(double got, double want, double rtol) { return std::fabs(got - want) <= rtol * (std::fabs(want) + 1e-30) + 1e-6; }
+
+// ------------------------------------------------------------------------------------------------
+// A case: built on first use, run many times, checked once. check() returns "" when right.
+// ------------------------------------------------------------------------------------------------
+struct Case {
+  std::function<ndrt_status()> run;
+  std::function<std::string()> check;
+  double items = 0;  // items per iteration for the rate counter (images for lenet), 0: none
+};
+using Builder = std::function<ndrt_status(Case&)>;
+
+void bench(benchmark::State& state, const std::string& name, int threads, const Builder& build) {
+  static std::map<std::string, std::unique_ptr<Case>> cases;
+  static std::map<std::string, ndrt_status> built;
+  if (!cases.count(name)) {
+    cases[name] = std::make_unique<Case>();
+    built[name] = build(*cases[name]);
+  }
+  if (built[name] != NDRT_OK) {
+    state.SkipWithError(status_text(("setup of " + name).c_str(), built[name]).c_str());
+    return;
+  }
+  Case& c = *cases[name];
+  const std::string t = std::to_string(threads);
+  ndrt_status st = ndrt_config_set("cpu.threads", t.c_str());
+  if (st == NDRT_OK) st = c.run();  // warm: plans, pool, first-call allocation of outputs
+  if (st == NDRT_OK) st = c.run();
+  if (st != NDRT_OK) {
+    state.SkipWithError(status_text(name.c_str(), st).c_str());
+    return;
+  }
+  static std::map<std::string, bool> checked;
+  if (!checked[name]) {
+    std::string err = c.check ? c.check() : "";
+    if (!err.empty()) {
+      state.SkipWithError((name + " gave a wrong result: " + err).c_str());
+      return;
+    }
+    checked[name] = true;
+  }
+  for (auto _ : state) {
+    st = c.run();
+    if (__builtin_expect(st != NDRT_OK, 0)) {
+      state.SkipWithError(status_text(name.c_str(), st).c_str());
+      break;
+    }
+  }
+  if (c.items > 0) state.counters["items_per_s"] = benchmark::Counter(c.items * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Convolution, LeNet shapes at batch 64
+// ------------------------------------------------------------------------------------------------
+struct ConvGeom {
+  int64_t n, c, h, w, k, r;
+};
+const ConvGeom kConv1 = {64, 1, 28, 28, 20, 5}, kConv2 = {64, 20, 12, 12, 50, 5};
+
+Builder conv_case(ConvGeom g, bool backward) {
+  return [g, backward](Case& c) -> ndrt_status {
+    auto x = std::make_shared<Tn>(), w = std::make_shared<Tn>(), b = std::make_shared<Tn>(), dy = std::make_shared<Tn>();
+    const int64_t oh = g.h - g.r + 1, ow = g.w - g.r + 1;
+    TRY(make_f32({g.n, g.c, g.h, g.w}, 1, 0.0f, 1.0f, x.get()));
+    TRY(make_f32({g.k, g.c, g.r, g.r}, 2, -0.1f, 0.1f, w.get()));
+    TRY(make_f32({g.k}, 3, -0.1f, 0.1f, b.get()));
+    TRY(make_f32({g.n, g.k, oh, ow}, 4, -1.0f, 1.0f, dy.get()));
+    auto out = std::make_shared<std::vector<ndrt_handle>>(4, 0);
+    const int32_t fwd = op("conv2d_bias"), bd = op("conv2d_bp_data"), bw = op("conv2d_bp_weights"), bb = op("conv2d_bp_bias");
+    c.run = [=]() -> ndrt_status {
+      std::vector<ndrt_handle>& o = *out;
+      TRY(ex(fwd, {x->h, w->h, b->h}, {&o[0]}));
+      if (!backward) return NDRT_OK;
+      TRY(ex(bd, {x->h, w->h, dy->h}, {&o[1]}));
+      TRY(ex(bw, {x->h, w->h, dy->h}, {&o[2]}));
+      return ex(bb, {dy->h}, {&o[3]});
+    };
+    c.check = [=]() -> std::string {
+      // One output element and one weight-gradient element against direct sums.
+      const float *X = x->f(), *W = w->f(), *B = b->f(), *DY = dy->f();
+      double y = B[3];
+      for (int64_t ci = 0; ci < g.c; ++ci)
+        for (int64_t i = 0; i < g.r; ++i)
+          for (int64_t j = 0; j < g.r; ++j)
+            y += double(X[((1 * g.c + ci) * g.h + 2 + i) * g.w + 5 + j]) * W[((3 * g.c + ci) * g.r + i) * g.r + j];
+      if (!close_to(data_of((*out)[0])[((1 * g.k + 3) * oh + 2) * ow + 5], y, 1e-4)) return "conv2d_bias y[1,3,2,5]";
+      if (!backward) return "";
+      double dw = 0;
+      for (int64_t n = 0; n < g.n; ++n)
+        for (int64_t p = 0; p < oh; ++p)
+          for (int64_t q = 0; q < ow; ++q)
+            dw += double(DY[((n * g.k + 3) * oh + p) * ow + q]) * X[((n * g.c + 0) * g.h + p + 1) * g.w + q + 2];
+      if (!close_to(data_of((*out)[2])[((3 * g.c + 0) * g.r + 1) * g.r + 2], dw, 1e-3)) return "conv2d_bp_weights dw[3,0,1,2]";
+      return all_finite((*out)[1]) && all_finite((*out)[3]) ? "" : "non-finite dx or db";
+    };
+    return NDRT_OK;
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Elementwise and reductions over 16M f32 elements (shared buffers)
+// ------------------------------------------------------------------------------------------------
+constexpr int64_t kBig = int64_t(16) << 20, kSide = 4096;
+
+struct BigBufs {
+  Tn a, b, c;
+  ndrt_handle a2d = 0;  // a as [4096, 4096]
+  Tn s, rows;           // a scalar and a [4096] output
+};
+ndrt_status big(BigBufs** out) {
+  static BigBufs s;
+  static ndrt_status st = [] {
+    TRY(make_f32({kBig}, 11, -3.0f, 3.0f, &s.a));
+    TRY(make_f32({kBig}, 12, -3.0f, 3.0f, &s.b));
+    TRY(make_f32({kBig}, 13, -3.0f, 3.0f, &s.c));
+    TRY(reshape_once(s.a.h, {kSide, kSide}, &s.a2d));
+    TRY(make(NDRT_F32, {}, &s.s));
+    return make(NDRT_F32, {kSide}, &s.rows);
+  }();
+  *out = &s;
+  return st;
+}
+
+double ref_unary(const std::string& name, double x) {
+  if (name == "relu") return x > 0 ? x : 0;
+  if (name == "exp") return std::exp(x);
+  if (name == "sigmoid") return 1 / (1 + std::exp(-x));
+  return std::tanh(x);
+}
+
+Builder elementwise_case(const std::string& name) {
+  return [name](Case& c) -> ndrt_status {
+    BigBufs* s;
+    TRY(big(&s));
+    const int32_t id = op(name.c_str());
+    const bool binary = name == "add" || name == "mul";
+    c.run = [=]() -> ndrt_status {
+      ndrt_handle y = s->c.h;
+      return binary ? ex(id, {s->a.h, s->b.h}, {&y}) : ex(id, {s->a.h}, {&y});
+    };
+    c.check = [=]() -> std::string {
+      for (int64_t i = 0; i < kBig; i += 4099) {
+        const double a = s->a.f()[i], b = s->b.f()[i];
+        const double want = name == "add" ? a + b : name == "mul" ? a * b : ref_unary(name, a);
+        if (!close_to(s->c.f()[i], want, 1e-5)) return "element " + std::to_string(i);
+      }
+      return "";
+    };
+    return NDRT_OK;
+  };
+}
+
+Builder reduce_case(const std::string& name, bool rows) {
+  return [name, rows](Case& c) -> ndrt_status {
+    BigBufs* s;
+    TRY(big(&s));
+    const int32_t id = op(name.c_str());
+    c.run = [=]() -> ndrt_status {
+      if (!rows) {
+        ndrt_handle y = s->s.h;
+        return ex(id, {s->a.h}, {&y});  // axes [] = all
+      }
+      ndrt_handle y = s->rows.h;
+      return ex(id, {s->a2d}, {&y}, {1, 1});  // axes [1]
+    };
+    c.check = [=]() -> std::string {
+      auto ref = [&](const float* p, int64_t n) {
+        double acc = name == "max" ? -INFINITY : 0.0;
+        for (int64_t i = 0; i < n; ++i) acc = name == "max" ? std::max(acc, double(p[i])) : acc + p[i];
+        return name == "mean" ? acc / double(n) : acc;
+      };
+      // Sums of 16M values of either sign: compare with an absolute bound scaled by sqrt(n).
+      if (!rows) return std::fabs(s->s.f()[0] - ref(s->a.f(), kBig)) <= 1e-6 * std::sqrt(double(kBig)) * 3 ? "" : "scalar";
+      for (int64_t r = 0; r < kSide; r += 257)
+        if (std::fabs(s->rows.f()[r] - ref(s->a.f() + r * kSide, kSide)) > 1e-4) return "row " + std::to_string(r);
+      return "";
+    };
+    return NDRT_OK;
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// softmax + cross-entropy, forward and backward
+// ------------------------------------------------------------------------------------------------
+Builder sce_case(int64_t n, int64_t classes) {
+  return [n, classes](Case& c) -> ndrt_status {
+    auto logits = std::make_shared<Tn>(), labels = std::make_shared<Tn>(), one = std::make_shared<Tn>();
+    TRY(make_f32({n, classes}, 21, -4.0f, 4.0f, logits.get()));
+    TRY(make_labels(n, classes, 22, labels.get()));
+    TRY(make_scalar(1.0f, one.get()));
+    auto out = std::make_shared<std::vector<ndrt_handle>>(2, 0);
+    const int32_t fwd = op("softmax_cross_entropy"), bwd = op("softmax_cross_entropy_bp");
+    c.run = [=]() -> ndrt_status {
+      TRY(ex(fwd, {logits->h, labels->h}, {&(*out)[0]}));  // reduction mean (default)
+      return ex(bwd, {logits->h, labels->h, one->h}, {&(*out)[1]});
+    };
+    c.check = [=]() -> std::string {
+      const float* L = logits->f();
+      const int64_t* Y = static_cast<const int64_t*>(labels->p);
+      double loss = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        double m = -INFINITY, s = 0;
+        for (int64_t k = 0; k < classes; ++k) m = std::max(m, double(L[i * classes + k]));
+        for (int64_t k = 0; k < classes; ++k) s += std::exp(L[i * classes + k] - m);
+        loss += m + std::log(s) - L[i * classes + Y[i]];
+        if (i == n - 1) {  // the last row's gradient
+          const float* G = data_of((*out)[1]);
+          for (int64_t k = 0; k < classes; ++k) {
+            const double want = (std::exp(L[i * classes + k] - m) / s - (k == Y[i])) / double(n);
+            if (std::fabs(G[i * classes + k] - want) > 1e-6) return "dlogits[" + std::to_string(i) + "]";
+          }
+        }
+      }
+      return close_to(data_of((*out)[0])[0], loss / double(n), 1e-5) ? "" : "loss";
+    };
+    return NDRT_OK;
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// One LeNet training step (see tests/cpp/ops/lenet_test.cpp for the network and its checks)
+// ------------------------------------------------------------------------------------------------
+struct LeNet {
+  static constexpr int64_t kBatch = 64;
+  bool fused_dense = false, fused_update = false;
+  Tn x, labels, one, P[8], V[8], l2, mu, lr, neg_mu, one_mu;
+  ndrt_handle G[8] = {}, a1 = 0, p1 = 0, a2 = 0, p2 = 0, flat = 0, m3 = 0, z3 = 0, h3 = 0, m4 = 0, logits = 0,
+              loss = 0, dlogits = 0, dz3 = 0, dh3 = 0, dflat = 0, dp2 = 0, da2 = 0, dp1 = 0, da1 = 0;
+  ndrt_handle tmp[8][6] = {};  // composed update temporaries
+  double first_loss = NAN;
+
+  ndrt_status init() {
+    fused_dense = have_op("linear") && have_op("linear_bp");
+    fused_update = have_op("nesterovs");
+    TRY(make_f32({kBatch, 1, 28, 28}, 31, 0.0f, 1.0f, &x));
+    TRY(make_labels(kBatch, 10, 32, &labels));
+    TRY(make_scalar(1.0f, &one));
+    const Shape shapes[8] = {{20, 1, 5, 5}, {20}, {50, 20, 5, 5}, {50}, {800, 500}, {500}, {500, 10}, {10}};
+    const double fans[8] = {25 + 500, 0, 500 + 1250, 0, 800 + 500, 0, 500 + 10, 0};
+    for (int i = 0; i < 8; ++i) {
+      // Xavier-uniform weights (same variance as DL4J's XAVIER normal), zero biases and velocities.
+      const float a = i % 2 ? 0.0f : float(std::sqrt(6.0 / fans[i]));
+      TRY(make(NDRT_F32, shapes[i], &P[i]));
+      TRY(make(NDRT_F32, shapes[i], &V[i]));
+      std::mt19937 rng(40 + uint32_t(i));
+      std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+      for (int64_t k = 0; k < P[i].n; ++k) P[i].f()[k] = a * u(rng);
+      std::memset(V[i].p, 0, size_t(V[i].n) * sizeof(float));
+    }
+    TRY(make_scalar(0.0005f, &l2));
+    TRY(make_scalar(0.9f, &mu));
+    TRY(make_scalar(0.01f, &lr));
+    TRY(make_scalar(-0.9f, &neg_mu));
+    return make_scalar(1.9f, &one_mu);
+  }
+
+  ndrt_status dense(ndrt_handle in, int w, bool relu, ndrt_handle* m, ndrt_handle* z, ndrt_handle* y) {
+    if (fused_dense) return ex(op("linear"), {in, P[w].h, P[w + 1].h}, {y}, {0, relu ? 1 : 0});
+    TRY(ex(op("matmul"), {in, P[w].h}, {m}));
+    if (!relu) return ex(op("add"), {*m, P[w + 1].h}, {y});
+    TRY(ex(op("add"), {*m, P[w + 1].h}, {z}));
+    return ex(op("relu"), {*z}, {y});
+  }
+  ndrt_status dense_bp(ndrt_handle in, int w, ndrt_handle y, ndrt_handle z, ndrt_handle dy, bool relu, ndrt_handle* dx,
+                       ndrt_handle* dz) {
+    if (fused_dense)
+      return ex(op("linear_bp"), {in, P[w].h, P[w + 1].h, y, dy}, {dx, &G[w], &G[w + 1]}, {0, relu ? 1 : 0});
+    ndrt_handle d = dy;
+    if (relu) {
+      TRY(ex(op("relu_bp"), {z, dy}, {dz}));
+      d = *dz;
+    }
+    TRY(ex(op("matmul"), {in, d}, {&G[w]}, {1, 0}));
+    TRY(ex(op("sum"), {d}, {&G[w + 1]}, {1, 0, 0}));
+    return ex(op("matmul"), {d, P[w].h}, {dx}, {0, 1});
+  }
+
+  ndrt_status step() {
+    const int32_t conv = op("conv2d_bias"), pool = op("max_pool2d"), pool_bp = op("max_pool2d_bp");
+    TRY(ex(conv, {x.h, P[0].h, P[1].h}, {&a1}));
+    TRY(ex(pool, {a1}, {&p1}, {2, 2, 2}));
+    TRY(ex(conv, {p1, P[2].h, P[3].h}, {&a2}));
+    TRY(ex(pool, {a2}, {&p2}, {2, 2, 2}));
+    TRY(reshape_once(p2, {kBatch, 800}, &flat));
+    TRY(dense(flat, 4, true, &m3, &z3, &h3));
+    TRY(dense(h3, 6, false, &m4, nullptr, &logits));
+    TRY(ex(op("softmax_cross_entropy"), {logits, labels.h}, {&loss}));
+    TRY(ex(op("softmax_cross_entropy_bp"), {logits, labels.h, one.h}, {&dlogits}));
+    TRY(dense_bp(h3, 6, logits, 0, dlogits, false, &dh3, nullptr));
+    TRY(dense_bp(flat, 4, h3, z3, dh3, true, &dflat, &dz3));
+    TRY(reshape_once(dflat, {kBatch, 50, 4, 4}, &dp2));
+    TRY(ex(pool_bp, {a2, dp2}, {&da2}, {2, 2, 2}));
+    TRY(ex(op("conv2d_bp_weights"), {p1, P[2].h, da2}, {&G[2]}));
+    TRY(ex(op("conv2d_bp_bias"), {da2}, {&G[3]}));
+    TRY(ex(op("conv2d_bp_data"), {p1, P[2].h, da2}, {&dp1}));
+    TRY(ex(pool_bp, {a1, dp1}, {&da1}, {2, 2, 2}));
+    TRY(ex(op("conv2d_bp_weights"), {x.h, P[0].h, da1}, {&G[0]}));
+    TRY(ex(op("conv2d_bp_bias"), {da1}, {&G[1]}));
+    for (int i = 0; i < 8; ++i) TRY(update(i));
+    if (std::isnan(first_loss)) first_loss = data_of(loss)[0];
+    return NDRT_OK;
+  }
+
+  // Nesterovs (lr 0.01, momentum 0.9) with L2 0.0005 on the weights, in place.
+  ndrt_status update(int i) {
+    const double wd = i % 2 ? 0.0 : 0.0005;
+    if (fused_update) {
+      ndrt_handle p = P[i].h, v = V[i].h;
+      return ex(op("nesterovs"), {P[i].h, G[i], V[i].h}, {&p, &v}, {}, {0.01, 0.9, wd});
+    }
+    ndrt_handle* t = tmp[i];
+    ndrt_handle g = G[i];
+    if (wd > 0) {
+      TRY(ex(op("mul"), {P[i].h, l2.h}, {&t[0]}));
+      TRY(ex(op("add"), {G[i], t[0]}, {&t[1]}));
+      g = t[1];
+    }
+    TRY(ex(op("mul"), {g, lr.h}, {&t[2]}));
+    TRY(ex(op("mul"), {V[i].h, mu.h}, {&t[3]}));
+    TRY(ex(op("sub"), {t[3], t[2]}, {&t[4]}));                 // v'
+    TRY(ex(op("mul"), {V[i].h, neg_mu.h}, {&t[5]}));           // -mu v
+    TRY(ex(op("mul"), {t[4], one_mu.h}, {&t[3]}));             // (1 + mu) v'
+    TRY(ex(op("add"), {t[5], t[3]}, {&t[5]}));
+    ndrt_handle p = P[i].h, v = V[i].h;
+    TRY(ex(op("add"), {P[i].h, t[5]}, {&p}));
+    return ex(op("copy"), {t[4]}, {&v});
+  }
+};
+
+Builder lenet_case() {
+  return [](Case& c) -> ndrt_status {
+    auto net = std::make_shared<LeNet>();
+    TRY(net->init());
+    c.run = [net]() { return net->step(); };
+    c.check = [net]() -> std::string {
+      const float now = data_of(net->loss)[0];
+      if (!std::isfinite(now) || !(now < net->first_loss)) return "the loss did not fall over the warm-up steps";
+      for (int i = 0; i < 8; ++i)
+        if (!all_finite(net->P[i].h)) return "non-finite parameters";
+      return "";
+    };
+    c.items = double(LeNet::kBatch);  // images per step
+    return NDRT_OK;
+  };
+}
+
+void register_all(const std::vector<int>& threads) {
+  std::vector<std::pair<std::string, Builder>> cases = {
+      {"conv1_fwd", conv_case(kConv1, false)},   {"conv1_fwdbwd", conv_case(kConv1, true)},
+      {"conv2_fwd", conv_case(kConv2, false)},   {"conv2_fwdbwd", conv_case(kConv2, true)},
+  };
+  for (const char* e : {"add", "mul", "relu", "exp", "sigmoid", "tanh"}) cases.push_back({e, elementwise_case(e)});
+  for (const char* r : {"sum", "max", "mean"}) cases.push_back({std::string(r) + "_all", reduce_case(r, false)});
+  for (const char* r : {"sum", "max", "mean"}) cases.push_back({std::string(r) + "_rows", reduce_case(r, true)});
+  cases.push_back({"sce_64x10", sce_case(64, 10)});
+  cases.push_back({"sce_4096x1000", sce_case(4096, 1000)});
+  cases.push_back({"lenet_step_b64", lenet_case()});
+  for (auto& [name, build] : cases)
+    for (int t : threads) {
+      const std::string full = name + "/threads:" + std::to_string(t);
+      benchmark::RegisterBenchmark(full.c_str(), [name = name, t, build = build](benchmark::State& s) { bench(s, name, t, build); })
+          ->UseRealTime()
+          ->MeasureProcessCPUTime()  // cpu_time: all threads of the process, as the torch side's process_time
+          ->Unit(benchmark::kMicrosecond);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // --threads=1,2 (ours; removed before Google Benchmark sees the arguments).
+  std::vector<int> threads = {1, 2};
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+      threads.clear();
+      for (const char* p = argv[i] + 10; *p;) {
+        threads.push_back(std::max(1, std::atoi(p)));
+        while (*p && *p != ',') ++p;
+        if (*p == ',') ++p;
+      }
+      continue;
+    }
+    argv[kept++] = argv[i];
+  }
+  argc = kept;
+  ndrt_status st = ndrt_thread_attach(NDRT_CPU);
+  if (st != NDRT_OK) {
+    std::fprintf(stderr, "bench_ops: %s\n", status_text("ndrt_thread_attach", st).c_str());
+    return 1;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("ndrt_version", ndrt_version_string());
+  benchmark::AddCustomContext("ndrt_bench_build_type", NDRT_BENCH_BUILD_TYPE);
+  benchmark::AddCustomContext("lenet_dense", have_op("linear") && have_op("linear_bp") ? "linear (fused)" : "matmul+add+relu");
+  benchmark::AddCustomContext("lenet_update", have_op("nesterovs") ? "nesterovs (fused)" : "composed elementwise");
+  register_all(threads);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  for (ndrt_handle h : owned()) ndrt_tensor_release(h);
+  return 0;
+}

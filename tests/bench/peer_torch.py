@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""PyTorch (CPU) side of the op-set benchmarks: the cases of bench_ops.cpp, same shapes, same dtype.
+
+Usage: peer_torch.py --threads T [--out results.json] [--min-time 0.2] [--repetitions 3]
+                     [--filter REGEX] [--label NAME]
+
+One process per thread count: torch.set_num_threads(T) is called before any op, and the caller
+(run_ops.sh) may also set OMP_NUM_THREADS / OMP_WAIT_POLICY etc. in the environment; --label names
+that setting in the results. A case may have several torch formulations (e.g. relu has no out=, so
+both torch.relu(x) and torch.clamp_min(x, 0, out=y) are timed); report_ops.py reports torch's fastest.
+
+Timing, as Google Benchmark does it for ndrt: warm-up, then each repetition runs the case in a loop
+for at least --min-time seconds and records the mean wall time per call (time.perf_counter) and the
+process CPU time per call (time.process_time, all threads); report_ops.py takes medians.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+BIG = 16 << 20
+SIDE = 4096
+
+
+def conv_case(n, c, h, w, k, r, backward):
+    g = torch.Generator().manual_seed(1)
+    x = torch.rand(n, c, h, w, generator=g)
+    wt = (torch.rand(k, c, r, r, generator=g) - 0.5) * 0.2
+    b = (torch.rand(k, generator=g) - 0.5) * 0.2
+    dy = torch.rand(n, k, h - r + 1, w - r + 1, generator=g) * 2 - 1
+    if not backward:
+        def fwd():
+            with torch.no_grad():
+                return F.conv2d(x, wt, b)
+        return {"autograd-free": fwd}
+    xg, wg, bg = x.clone().requires_grad_(), wt.clone().requires_grad_(), b.clone().requires_grad_()
+
+    def fwdbwd():
+        y = F.conv2d(xg, wg, bg)
+        return torch.autograd.grad(y, (xg, wg, bg), dy)  # dx, dw, db; no accumulation into .grad
+    return {"autograd": fwdbwd}
+
+
+def big_buffers():
+    g = torch.Generator().manual_seed(11)
+    a = torch.rand(BIG, generator=g) * 6 - 3
+    b = torch.rand(BIG, generator=g) * 6 - 3
+    return a, b, torch.empty(BIG)
+
+
+_BIG = None
+
+
+def big():
+    global _BIG
+    if _BIG is None:
+        _BIG = big_buffers()
+    return _BIG
+
+
+def elementwise_case(name):
+    a, b, c = big()
+    if name == "add":
+        return {"out=": lambda: torch.add(a, b, out=c), "alloc": lambda: a + b}
+    if name == "mul":
+        return {"out=": lambda: torch.mul(a, b, out=c), "alloc": lambda: a * b}
+    if name == "relu":  # torch.relu has no out=
+        return {"clamp_min out=": lambda: torch.clamp_min(a, 0, out=c), "alloc": lambda: torch.relu(a)}
+    f = {"exp": torch.exp, "sigmoid": torch.sigmoid, "tanh": torch.tanh}[name]
+    return {"out=": lambda: f(a, out=c), "alloc": lambda: f(a)}
+
+
+def reduce_case(name, rows):
+    a, _, _ = big()
+    x = a.view(SIDE, SIDE) if rows else a
+    y = torch.empty(SIDE) if rows else torch.empty(())
+    dim = 1 if rows else 0
+    f = {"sum": torch.sum, "max": torch.amax, "mean": torch.mean}[name]
+    cases = {"out=": lambda: f(x, dim, out=y)}
+    if not rows:
+        cases["alloc"] = {"sum": lambda: torch.sum(a), "max": lambda: torch.max(a), "mean": lambda: torch.mean(a)}[name]
+    else:
+        cases["alloc"] = lambda: f(x, dim)
+    return cases
+
+
+def sce_case(n, classes):
+    g = torch.Generator().manual_seed(21)
+    logits = (torch.rand(n, classes, generator=g) * 8 - 4).requires_grad_()
+    labels = torch.randint(0, classes, (n,), generator=g)
+
+    def fwdbwd():
+        loss = F.cross_entropy(logits, labels)  # log_softmax + nll, mean
+        return torch.autograd.grad(loss, (logits,))
+    return {"autograd": fwdbwd}
+
+
+def lenet_case():
+    torch.manual_seed(31)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(1, 20, 5), torch.nn.MaxPool2d(2, 2),
+        torch.nn.Conv2d(20, 50, 5), torch.nn.MaxPool2d(2, 2),
+        torch.nn.Flatten(), torch.nn.Linear(800, 500), torch.nn.ReLU(), torch.nn.Linear(500, 10))
+    for m in model:
+        if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
+            torch.nn.init.xavier_uniform_(m.weight)
+            torch.nn.init.zeros_(m.bias)
+    weights = [p for n_, p in model.named_parameters() if n_.endswith("weight")]
+    biases = [p for n_, p in model.named_parameters() if n_.endswith("bias")]
+    # Nesterov momentum 0.9, lr 0.01, L2 0.0005 on the weights only (torch adds it to the gradient).
+    opt = torch.optim.SGD([{"params": weights, "weight_decay": 5e-4}, {"params": biases, "weight_decay": 0.0}],
+                          lr=0.01, momentum=0.9, nesterov=True)
+    x = torch.rand(64, 1, 28, 28)
+    y = torch.randint(0, 10, (64,))
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+    return {"nn.Module+SGD(nesterov)": step}
+
+
+def all_cases():
+    cases = [
+        ("conv1_fwd", lambda: conv_case(64, 1, 28, 28, 20, 5, False)),
+        ("conv1_fwdbwd", lambda: conv_case(64, 1, 28, 28, 20, 5, True)),
+        ("conv2_fwd", lambda: conv_case(64, 20, 12, 12, 50, 5, False)),
+        ("conv2_fwdbwd", lambda: conv_case(64, 20, 12, 12, 50, 5, True)),
+    ]
+    for e in ("add", "mul", "relu", "exp", "sigmoid", "tanh"):
+        cases.append((e, lambda e=e: elementwise_case(e)))
+    for r in ("sum", "max", "mean"):
+        cases.append((r + "_all", lambda r=r: reduce_case(r, False)))
+    for r in ("sum", "max", "mean"):
+        cases.append((r + "_rows", lambda r=r: reduce_case(r, True)))
+    cases.append(("sce_64x10", lambda: sce_case(64, 10)))
+    cases.append(("sce_4096x1000", lambda: sce_case(4096, 1000)))
+    cases.append(("lenet_step_b64", lenet_case))
+    return cases
+
+
+def measure(fn, min_time, repetitions):
+    for _ in range(2):  # warm-up: first-call allocations, oneDNN primitive creation
+        fn()
+    t0 = time.perf_counter()
+    fn()
+    one = max(time.perf_counter() - t0, 1e-7)
+    iters = max(1, int(min_time / one))
+    walls, cpus = [], []
+    for _ in range(repetitions):
+        c0, w0 = time.process_time(), time.perf_counter()
+        for _ in range(iters):
+            fn()
+        w1, c1 = time.perf_counter(), time.process_time()
+        walls.append((w1 - w0) / iters)
+        cpus.append((c1 - c0) / iters)
+    return walls, cpus, iters
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--threads", type=int, required=True)
+    ap.add_argument("--out", default="-")
+    ap.add_argument("--min-time", type=float, default=0.2)
+    ap.add_argument("--repetitions", type=int, default=3)
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--label", default="default")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    env_keys = ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "MKL_NUM_THREADS", "OMP_PROC_BIND")
+    doc = {"context": {"torch_version": torch.__version__, "threads": args.threads,
+                       "torch_num_threads": torch.get_num_threads(), "label": args.label,
+                       "env": {k: os.environ[k] for k in env_keys if k in os.environ},
+                       "mkldnn": torch.backends.mkldnn.is_available(),
+                       "load_avg": list(os.getloadavg())},
+           "results": []}
+    pat = re.compile(args.filter) if args.filter else None
+    for name, make in all_cases():
+        if pat and not pat.search(name):
+            continue
+        for variant, fn in make().items():
+            walls, cpus, iters = measure(fn, args.min_time, args.repetitions)
+            doc["results"].append({"case": name, "threads": args.threads, "variant": variant, "label": args.label,
+                                   "wall_s": walls, "cpu_s": cpus, "iterations": iters})
+            print(f"torch {name}/threads:{args.threads} [{variant}, {args.label}] "
+                  f"{sorted(walls)[len(walls) // 2] * 1e6:.1f} us", file=sys.stderr)
+    text = json.dumps(doc, indent=1)
+    if args.out == "-":
+        print(text)
+    else:
+        with open(args.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()

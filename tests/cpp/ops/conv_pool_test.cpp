@@ -1,0 +1,351 @@
+// max_pool2d, avg_pool2d (padding excluded or counted), their _bp ops, im2col and col2im against
+// float64 references: kernel/stride/padding/"same" combinations, overlapping windows, global
+// pooling, NCHW and NHWC, odd sizes, non-contiguous inputs, given / strided outputs poisoned
+// beforehand, size-0 axes, every float dtype; NaN propagation and tie-breaking of max; finite
+// differences in f64; im2col/col2im adjointness; attribute and shape errors.
+#include <cstring>
+#include <limits>
+
+#include "conv_test_util.hpp"
+
+using namespace nt;
+using ct::Geo;
+using ct::geo;
+
+namespace {
+
+// Pool geometry: k = c (one output channel per input channel).
+Geo pgeo(int64_t n, int64_t c, int64_t h, int64_t w, int64_t kh, int64_t kw) { return geo(n, c, h, w, c, kh, kw); }
+
+std::vector<Geo> pool_configs() {
+  return {
+      pgeo(2, 3, 8, 8, 2, 2).stride(2, 2),
+      pgeo(2, 3, 9, 7, 3, 3).stride(2, 2).padding({1, 1}),
+      pgeo(1, 4, 7, 6, 3, 3).stride(1, 1).same_pad(),
+      pgeo(3, 2, 6, 9, 2, 3).stride(1, 2).padding({1, 0, 0, 2}),
+      pgeo(2, 5, 10, 11, 3, 3).stride(3, 3).same_pad(),
+      pgeo(3, 4, 5, 6, 5, 6).stride(1, 1),  // global pooling
+      pgeo(2, 3, 7, 5, 1, 1).stride(2, 2),
+      pgeo(2, 16, 17, 19, 3, 3).stride(2, 2).padding({1, 1}),
+      pgeo(2, 3, 6, 6, 4, 4).stride(1, 1).padding({3, 3}),  // windows mostly padding
+  };
+}
+
+// Window of (p, q) clipped to the image.
+struct Win {
+  int64_t h0, h1, w0, w1;
+};
+Win win(const Geo& g, int64_t p, int64_t q) {
+  const int64_t h0 = p * g.sh - g.pt, w0 = q * g.sw - g.pl;
+  return {std::max<int64_t>(h0, 0), std::min(h0 + g.kh, g.h), std::max<int64_t>(w0, 0), std::min(w0 + g.kw, g.w)};
+}
+
+// Reference forward (max or avg) and backward. Max backward: the first maximum in row-major window
+// order gets dy; a NaN counts as the maximum.
+struct PoolRef {
+  std::vector<double> y, dx;
+};
+PoolRef pool_ref(const Geo& g, bool max, bool include_pad, const std::vector<double>& x, const std::vector<double>& dy) {
+  PoolRef r;
+  r.y.assign(size_t(numel_of(g.ys())), 0);
+  r.dx.assign(size_t(numel_of(g.xs())), 0);
+  for (int64_t b = 0; b < g.n; ++b)
+    for (int64_t c = 0; c < g.c; ++c)
+      for (int64_t p = 0; p < g.oh; ++p)
+        for (int64_t q = 0; q < g.ow; ++q) {
+          const Win wn = win(g, p, q);
+          const size_t yi = g.yi(b, c, p, q);
+          const double div = include_pad ? double(g.kh * g.kw) : double((wn.h1 - wn.h0) * (wn.w1 - wn.w0));
+          size_t best = g.xi(b, c, wn.h0, wn.w0);
+          double acc = max ? x[best] : 0;
+          for (int64_t i = wn.h0; i < wn.h1; ++i)
+            for (int64_t j = wn.w0; j < wn.w1; ++j) {
+              const size_t xi = g.xi(b, c, i, j);
+              if (!max) {
+                acc += x[xi];
+                r.dx[xi] += dy.empty() ? 0 : dy[yi] / div;
+              } else if (x[xi] > acc || (std::isnan(x[xi]) && !std::isnan(acc))) {
+                acc = x[xi];
+                best = xi;
+              }
+            }
+          r.y[yi] = max ? acc : acc / div;
+          if (max && !dy.empty()) r.dx[best] += dy[yi];
+        }
+  return r;
+}
+
+struct Case {
+  ndrt_dtype d;
+  int32_t nhwc;  // not bool: no padding bytes, so gtest prints the parameter the same in every run
+};
+std::string case_name(const ::testing::TestParamInfo<Case>& i) {
+  return std::string(dtype_str(i.param.d)) + (i.param.nhwc ? "_NHWC" : "_NCHW");
+}
+
+void check_pool(ndrt_dtype d, Geo g0, int variant, std::mt19937& rng) {
+  const Geo g = g0.resolve();
+  const std::string what = std::string(dtype_str(d)) + " " + g.str();
+  SCOPED_TRACE(what);
+  Operand X = make_operand(d, g.xs(), kAllKinds[variant % 5], default_gen(d), rng);
+  Operand DY = make_operand(d, g.ys(), kAllKinds[(variant + 2) % 5], default_gen(d), rng);
+  const Tol tol = default_tol(d);
+  // Sums of at most kh*kw terms, then a division: a few roundings of the dtype.
+  const Tol sum_tol{tol.rtol * 4, tol.atol * 4};
+  for (int mode = 0; mode < 3; ++mode) {  // max, avg excluding padding, avg counting it
+    const bool max = mode == 0, inc = mode == 2;
+    const Attrs a = ct::pool_attrs(g, !max, inc);
+    const PoolRef r = pool_ref(g, max, inc, X.vals, DY.vals);
+    const char* fwd = max ? "max_pool2d" : "avg_pool2d";
+    const char* bwd = max ? "max_pool2d_bp" : "avg_pool2d_bp";
+    std::vector<double> got = run_out(fwd, {&X.view}, a, d, g.ys(), kAllOutKinds[(variant + mode) % 3]);
+    expect_close(got, r.y, d, max ? Tol{0, 0} : sum_tol, std::string(fwd) + " " + what + " mode " + std::to_string(mode));
+    got = run_out(bwd, {&X.view, &DY.view}, a, d, g.xs(), kAllOutKinds[(variant + mode + 1) % 3]);
+    expect_close(got, r.dx, d, sum_tol, std::string(bwd) + " " + what + " mode " + std::to_string(mode));
+  }
+}
+
+class Pool : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Pool, ForwardAndBackwardAgainstReference) {
+  const Case c = GetParam();
+  std::mt19937 rng(99 + 10 * c.d + c.nhwc);
+  int variant = 0;
+  for (Geo g : pool_configs()) check_pool(c.d, g.layout(c.nhwc), variant++, rng);
+  // Size-0 batch, channels and (with same padding) image.
+  for (Geo g : {pgeo(0, 3, 4, 4, 2, 2).stride(2, 2), pgeo(2, 0, 4, 4, 2, 2).stride(2, 2),
+                pgeo(2, 3, 0, 4, 2, 2).stride(2, 2).same_pad()})
+    check_pool(c.d, g.layout(c.nhwc), variant++, rng);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, Pool,
+                         ::testing::Values(Case{NDRT_F32, false}, Case{NDRT_F32, true}, Case{NDRT_F64, false},
+                                           Case{NDRT_F64, true}, Case{NDRT_F16, false}, Case{NDRT_F16, true},
+                                           Case{NDRT_BF16, false}, Case{NDRT_BF16, true}),
+                         case_name);
+
+TEST(PoolDefaults, StridesDefaultToTheKernel) {
+  std::mt19937 rng(3);
+  const Geo g = pgeo(2, 3, 7, 9, 3, 2).stride(3, 2).resolve();
+  Operand X = make_operand(NDRT_F32, g.xs(), Kind::Contig, default_gen(NDRT_F32), rng);
+  Attrs a{{2, 3, 2}, {}};  // kernel only; strides empty -> [3, 2]
+  std::vector<double> got = run_out("max_pool2d", {&X.view}, a, NDRT_F32, g.ys(), OutKind::Fresh);
+  expect_close(got, pool_ref(g, true, false, X.vals, {}).y, NDRT_F32, Tol{0, 0}, "default strides");
+}
+
+TEST(PoolMax, NaNPropagatesAndTiesGoToTheFirstMaximum) {
+  // One 1x1x4x4 image, 2x2 windows, stride 2.
+  const Geo g = pgeo(1, 1, 4, 4, 2, 2).stride(2, 2).resolve();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x = {1, 5, 2, 2,  //
+                           5, 0, 2, 2,  //
+                           3, nan, 7, -1,
+                           4, 9, -1, 7};
+  std::vector<double> dy = {10, 20, 30, 40};
+  for (ndrt_dtype d : {NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16}) {
+    SCOPED_TRACE(dtype_str(d));
+    Tensor tx = from_values(d, g.xs(), x), tdy = from_values(d, g.ys(), dy);
+    const Attrs a = ct::pool_attrs(g, false, false);
+    std::vector<double> y = read_values(run("max_pool2d", {&tx}, a));
+    EXPECT_EQ(y[0], 5);
+    EXPECT_EQ(y[1], 2);
+    EXPECT_TRUE(std::isnan(y[2]));
+    EXPECT_EQ(y[3], 7);
+    std::vector<double> dx = read_values(run("max_pool2d_bp", {&tx, &tdy}, a));
+    const std::vector<double> want = {0, 10, 20, 0,  //
+                                      0, 0, 0, 0,    //
+                                      0, 30, 40, 0,  //
+                                      0, 0, 0, 0};
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(dx[i], want[i]) << i;
+  }
+}
+
+// <dy, pool(x)> by central differences against the _bp ops (f64; distinct values, no ties).
+TEST(PoolGrad, FiniteDifferencesF64) {
+  std::mt19937 rng(11);
+  for (bool nhwc : {false, true})
+    for (Geo g0 : {pgeo(2, 3, 7, 6, 3, 3).stride(2, 1).padding({1, 1}), pgeo(1, 2, 5, 5, 2, 2).same_pad()}) {
+      const Geo g = g0.layout(nhwc).resolve();
+      SCOPED_TRACE(g.str());
+      Operand X = make_operand(NDRT_F64, g.xs(), Kind::Contig, default_gen(NDRT_F64), rng);
+      Operand DY = make_operand(NDRT_F64, g.ys(), Kind::Contig, default_gen(NDRT_F64), rng);
+      for (int mode = 0; mode < 3; ++mode) {
+        const bool max = mode == 0;
+        const Attrs a = ct::pool_attrs(g, !max, mode == 2);
+        const char* fwd = max ? "max_pool2d" : "avg_pool2d";
+        std::vector<double> dx = read_values(run(max ? "max_pool2d_bp" : "avg_pool2d_bp", {&X.view, &DY.view}, a));
+        auto loss = [&](const std::vector<double>& x) {
+          Tensor t = from_values(NDRT_F64, g.xs(), x);
+          std::vector<double> y = read_values(run(fwd, {&t}, a));
+          double s = 0;
+          for (size_t i = 0; i < y.size(); ++i) s += y[i] * DY.vals[i];
+          return s;
+        };
+        std::vector<double> x = X.vals;
+        const double h = 1e-7;
+        for (size_t i = 0; i < x.size(); ++i) {
+          const double keep = x[i];
+          x[i] = keep + h;
+          const double up = loss(x);
+          x[i] = keep - h;
+          const double down = loss(x);
+          x[i] = keep;
+          EXPECT_NEAR(dx[i], (up - down) / (2 * h), 1e-6 * (1 + std::fabs(dx[i]))) << fwd << " x[" << i << "]";
+        }
+      }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// im2col / col2im
+// ---------------------------------------------------------------------------------------------
+
+Shape col_shape(const Geo& g) {
+  return g.nhwc ? Shape{g.n, g.oh, g.ow, g.kh, g.kw, g.c} : Shape{g.n, g.c, g.kh, g.kw, g.oh, g.ow};
+}
+size_t col_index(const Geo& g, int64_t b, int64_t c, int64_t i, int64_t j, int64_t p, int64_t q) {
+  return size_t(g.nhwc ? ((((b * g.oh + p) * g.ow + q) * g.kh + i) * g.kw + j) * g.c + c
+                       : ((((b * g.c + c) * g.kh + i) * g.kw + j) * g.oh + p) * g.ow + q);
+}
+// Calls f(col_index, x_index or -1 for padding) for every column element.
+template <class F>
+void for_cols(const Geo& g, F&& f) {
+  for (int64_t b = 0; b < g.n; ++b)
+    for (int64_t c = 0; c < g.c; ++c)
+      for (int64_t i = 0; i < g.kh; ++i)
+        for (int64_t j = 0; j < g.kw; ++j)
+          for (int64_t p = 0; p < g.oh; ++p)
+            for (int64_t q = 0; q < g.ow; ++q) {
+              const int64_t y = p * g.sh - g.pt + i * g.dh, x = q * g.sw - g.pl + j * g.dw;
+              const bool in = y >= 0 && y < g.h && x >= 0 && x < g.w;
+              f(col_index(g, b, c, i, j, p, q), in ? int64_t(g.xi(b, c, y, x)) : int64_t(-1));
+            }
+}
+
+std::vector<Geo> col_configs() {
+  return {
+      geo(2, 3, 7, 6, 1, 3, 3),
+      geo(1, 4, 9, 8, 1, 3, 2).stride(2, 3).padding({1, 0, 2, 1}),
+      geo(2, 2, 7, 9, 1, 4, 3).stride(2, 2).same_pad(),
+      geo(2, 3, 10, 9, 1, 3, 3).dilation(2, 3).padding({2, 1}),
+      geo(3, 5, 5, 6, 1, 1, 1),
+      geo(1, 2, 2, 3, 1, 4, 4).padding({1, 1}),
+      geo(0, 2, 5, 5, 1, 2, 2),
+  };
+}
+
+class Col : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Col, Im2colAndCol2imAgainstReference) {
+  const Case c = GetParam();
+  std::mt19937 rng(700 + 10 * c.d + c.nhwc);
+  int variant = 0;
+  for (Geo g0 : col_configs()) {
+    const Geo g = g0.layout(c.nhwc).resolve();
+    const std::string what = std::string(dtype_str(c.d)) + " " + g.str();
+    SCOPED_TRACE(what);
+    Operand X = make_operand(c.d, g.xs(), kAllKinds[variant % 5], default_gen(c.d), rng);
+    Operand COL = make_operand(c.d, col_shape(g), kAllKinds[(variant + 1) % 5], default_gen(c.d), rng);
+    std::vector<double> want_col(size_t(numel_of(col_shape(g))), 0), want_x(size_t(numel_of(g.xs())), 0);
+    for_cols(g, [&](size_t ci, int64_t xi) {
+      if (xi < 0) return;
+      want_col[ci] = X.vals[size_t(xi)];
+      want_x[size_t(xi)] += COL.vals[ci];
+    });
+    std::vector<double> got = run_out("im2col", {&X.view}, ct::col_attrs(g, false), c.d, col_shape(g),
+                                      kAllOutKinds[variant % 3]);
+    expect_close(got, want_col, c.d, Tol{0, 0}, "im2col " + what);
+    got = run_out("col2im", {&COL.view}, ct::col_attrs(g, true), c.d, g.xs(), kAllOutKinds[(variant + 1) % 3]);
+    const Tol t = default_tol(c.d);
+    expect_close(got, want_x, c.d, Tol{t.rtol * 4, t.atol * 4}, "col2im " + what);
+    ++variant;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, Col,
+                         ::testing::Values(Case{NDRT_F32, false}, Case{NDRT_F32, true}, Case{NDRT_F64, false},
+                                           Case{NDRT_F64, true}, Case{NDRT_F16, false}, Case{NDRT_BF16, true}),
+                         case_name);
+
+// col2im is im2col's adjoint (so each is the other's gradient): <im2col(x), c> = <x, col2im(c)>.
+TEST(ColGrad, Col2imIsTheAdjointOfIm2col) {
+  std::mt19937 rng(17);
+  for (bool nhwc : {false, true})
+    for (Geo g0 : col_configs()) {
+      const Geo g = g0.layout(nhwc).resolve();
+      SCOPED_TRACE(g.str());
+      Operand X = make_operand(NDRT_F64, g.xs(), Kind::Contig, default_gen(NDRT_F64), rng);
+      Operand C = make_operand(NDRT_F64, col_shape(g), Kind::Contig, default_gen(NDRT_F64), rng);
+      std::vector<double> ix = read_values(run("im2col", {&X.view}, ct::col_attrs(g, false)));
+      std::vector<double> cx = read_values(run("col2im", {&C.view}, ct::col_attrs(g, true)));
+      double lhs = 0, rhs = 0, mag = 0;
+      for (size_t i = 0; i < ix.size(); ++i) lhs += ix[i] * C.vals[i], mag += std::fabs(ix[i] * C.vals[i]);
+      for (size_t i = 0; i < cx.size(); ++i) rhs += X.vals[i] * cx[i];
+      EXPECT_NEAR(lhs, rhs, 1e-12 * (1 + mag));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+void expect_error(ndrt_status want, const char* op, const std::vector<const Tensor*>& in, const Attrs& a,
+                  const std::string& msg) {
+  EXPECT_STATUS(want, try_run(op, in, nullptr, a));
+  EXPECT_EQ(std::string(ndrt_last_error()), msg);
+}
+
+TEST(PoolErrors, BadAttributesShapesAndDtypesSayWhatIsWrong) {
+  Tensor x = create(NDRT_F32, {2, 3, 6, 6});
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "max_pool2d", {&x}, Attrs{}, "max_pool2d: attribute 'kernel' is required");
+  Geo g = pgeo(2, 3, 6, 6, 0, 2);
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "max_pool2d", {&x}, ct::pool_attrs(g, false, false),
+               "max_pool2d: attribute 'kernel' must be >= 1, got [0,2]");
+  g = pgeo(2, 3, 6, 6, 2, 2).stride(1, 0);
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "avg_pool2d", {&x}, ct::pool_attrs(g, true, false),
+               "avg_pool2d: attribute 'strides' must be >= 1, got [1,0]");
+  g = pgeo(2, 3, 6, 6, 2, 2).stride(2, 2).padding({2, 2, 0, 0});
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "max_pool2d", {&x}, ct::pool_attrs(g, false, false),
+               "max_pool2d: padding [2,2,0,0] must be smaller than the kernel [2,2] on every side");
+  g = pgeo(2, 3, 6, 6, 2, 2).padding({-1, 0});
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "max_pool2d", {&x}, ct::pool_attrs(g, false, false),
+               "max_pool2d: attribute 'padding' must be >= 0, got [-1,0]");
+  g = pgeo(2, 3, 6, 6, 7, 2);
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "max_pool2d", {&x}, ct::pool_attrs(g, false, false),
+               "max_pool2d: the height window (kernel 7, dilation 1: extent 7) is larger than the padded input (0 + 6 + 0)");
+  g = pgeo(2, 3, 6, 6, 2, 2).stride(2, 2);
+  Tensor x3 = create(NDRT_F32, {3, 6, 6});
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "max_pool2d", {&x3}, ct::pool_attrs(g, false, false),
+               "max_pool2d: x must be rank 4 (NCHW), got [3,6,6]");
+  Tensor xi = create(NDRT_I32, {2, 3, 6, 6});
+  expect_error(NDRT_ERR_DTYPE_MISMATCH, "max_pool2d", {&xi}, ct::pool_attrs(g, false, false),
+               "max_pool2d: needs a floating-point dtype, got i32");
+  Tensor dy = create(NDRT_F32, {2, 3, 3, 4});
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "max_pool2d_bp", {&x, &dy}, ct::pool_attrs(g, false, false),
+               "max_pool2d_bp: dy has shape [2,3,3,4] but the forward output is [2,3,3,3]");
+  Tensor dy64 = create(NDRT_F64, {2, 3, 3, 3});
+  expect_error(NDRT_ERR_DTYPE_MISMATCH, "avg_pool2d_bp", {&x, &dy64}, ct::pool_attrs(g, true, false),
+               "avg_pool2d_bp: input 1 is f64 but input 0 is f32 (cast explicitly)");
+}
+
+TEST(ColErrors, BadAttributesAndShapesSayWhatIsWrong) {
+  Tensor x = create(NDRT_F32, {2, 3, 6, 6});
+  Geo g = geo(2, 3, 6, 6, 1, 3, 3);
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "im2col", {&x}, Attrs{}, "im2col: attribute 'kernel' is required");
+  g.dilation(0, 1);
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "im2col", {&x}, ct::col_attrs(g, false),
+               "im2col: attribute 'dilation' must be >= 1, got [0,1]");
+  Tensor col5 = create(NDRT_F32, {2, 3, 3, 3, 4});
+  g.dilation(1, 1);
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "col2im", {&col5}, ct::col_attrs(g, true),
+               "col2im: col must be rank 6 ([N, C, kh, kw, OH, OW]), got [2,3,3,3,4]");
+  Tensor col = create(NDRT_F32, {2, 3, 3, 3, 4, 5});
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "col2im", {&col}, ct::col_attrs(g, true),
+               "col2im: col [2,3,3,3,4,5] has 4x5 window positions but an image of 6x6 with these "
+               "strides/padding/dilation gives 4x4");
+  Tensor ci = create(NDRT_I64, {2, 3, 3, 3, 4, 4});
+  expect_error(NDRT_ERR_DTYPE_MISMATCH, "col2im", {&ci}, ct::col_attrs(g, true),
+               "col2im: needs a floating-point dtype, got i64");
+}
+
+}  // namespace
