@@ -114,6 +114,15 @@ struct ProdOp {
   }
   static Acc combine(Acc a, Acc b) { return a * b; }
   template <class P>
+  static Acc fold_contig(const T* x, int64_t n, int64_t i0, P p, Acc acc) {
+    if constexpr (red::kPlainFloat<T> || std::is_integral_v<T>) {
+      (void)i0, (void)p;
+      return acc * red::run_prod<Acc>(x, n);  // integers: uint64 lanes wrap like the scalar product
+    } else {
+      return red::fold_lanes<T, ProdOp>(x, n, i0, p, acc);
+    }
+  }
+  template <class P>
   static Out finish(Acc a, int64_t, P) {
     if constexpr (std::is_integral_v<T>)
       return T(int64_t(a));

@@ -41,7 +41,7 @@ inline float fast_exp(float x) {
   p = p * r + 5.0000001201e-1f;
   p = p * r * r + r + 1.0f;
   // 2^n as 2^(n-1) * 2 so n = 128 (x near ln(FLT_MAX)) does not overflow the exponent field.
-  int32_t bits = (ni + 126) << 23;
+  uint32_t bits = uint32_t(ni + 126) << 23;  // unsigned: a NaN input must not shift into the sign
   float scale;
   std::memcpy(&scale, &bits, 4);
   float y = p * scale * 2.0f;
@@ -245,6 +245,20 @@ inline A run_dot2(const C* x, const C* y, int64_t n) {
   NDRT_RED_LANES16(A(x[k]) * A(y[k]))
 }
 #undef NDRT_RED_LANES16
+
+// Product of x in A, 16 lanes.
+template <class A, class C>
+inline A run_prod(const C* x, int64_t n) {
+  A lane[16];
+  for (A& l : lane) l = A(1);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int l = 0; l < 16; ++l) lane[l] *= A(x[i + l]);
+  for (int l = 0; l < 8; ++l) lane[l] *= lane[l + 8];
+  A p = ((lane[0] * lane[1]) * (lane[2] * lane[3])) * ((lane[4] * lane[5]) * (lane[6] * lane[7]));
+  for (; i < n; ++i) p *= A(x[i]);
+  return p;
+}
 
 // f16 / bf16 runs converted to float in blocks (8 at a time with F16C / AVX2).
 template <class T>
