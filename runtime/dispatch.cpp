@@ -75,12 +75,15 @@ void check_given_output(const OpContext& c, int i) {
            c.op->name, i, d);
   for (int j = 0; j < c.n_in; ++j) {
     const Tensor& x = *c.in[j];
-    if (x.storage != t.storage) continue;
-    bool same_view = c.op->inplace && x.offset == t.offset && x.shape == t.shape && x.strides == t.strides;
-    if (!same_view)
+    if (!x.overlaps(t)) continue;
+    if (!(c.op->inplace && x.same_view(t)))
       fail(NDRT_ERR_INVALID_ARGUMENT, "%s: output %d shares memory with input %d%s", c.op->name, i, j,
            c.op->inplace ? " but is not the same view" : " and the op does not run in place");
   }
+  // Two given outputs on the same bytes would overwrite each other.
+  for (int q = 0; q < i; ++q)
+    if (c.out[q] && c.out[q]->overlaps(t))
+      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: outputs %d and %d share memory", c.op->name, q, i);
 }
 
 std::string shapes_of(const OpContext& c) {

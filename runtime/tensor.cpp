@@ -48,6 +48,27 @@ bool Tensor::is_contiguous() const {
   return true;
 }
 
+namespace {
+// [lo, hi) in bytes from the storage's start.
+void byte_extent(const Tensor& t, int64_t& lo, int64_t& hi) {
+  int64_t a = t.offset, b = t.offset;
+  for (int i = 0; i < t.shape.rank; ++i) {
+    const int64_t span = t.strides.d[i] * (t.shape.d[i] - 1);
+    (span < 0 ? a : b) += span;
+  }
+  lo = a * int64_t(t.itemsize());
+  hi = (b + 1) * int64_t(t.itemsize());
+}
+}  // namespace
+
+bool Tensor::overlaps(const Tensor& o) const {
+  if (storage != o.storage || numel() == 0 || o.numel() == 0) return false;
+  int64_t a0, a1, b0, b1;
+  byte_extent(*this, a0, a1);
+  byte_extent(o, b0, b1);
+  return a0 < b1 && b0 < a1;
+}
+
 Storage::~Storage() {
   if (pool) {
     pool->free(data, nbytes);

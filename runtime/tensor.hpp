@@ -59,6 +59,13 @@ struct Tensor {
   int64_t itemsize() const { return dtype_size(dtype); }
   ndrt_device device() const { return storage->device; }
   bool is_contiguous() const;
+  // True when the two views may touch the same bytes: same storage and intersecting byte extents.
+  // Conservative (interleaved views count as overlapping); size-0 views overlap nothing.
+  bool overlaps(const Tensor& o) const;
+  // The very same view: same storage, offset, shape and strides.
+  bool same_view(const Tensor& o) const {
+    return storage == o.storage && offset == o.offset && shape == o.shape && strides == o.strides;
+  }
   // Address of element [0,..,0].
   char* base() const { return static_cast<char*>(storage->data) + offset * itemsize(); }
   template <class T> T* data() const { return reinterpret_cast<T*>(base()); }

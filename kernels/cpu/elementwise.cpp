@@ -16,12 +16,15 @@ namespace {
 using namespace elt;
 
 struct Add : NoAttrs {
+  static constexpr bool kStream = true;  // light: outputs beyond the cache are streamed
   template <class C> static C f(C a, C b, const Params<C>&) { return C(Wrap<C>(a) + Wrap<C>(b)); }
 };
 struct Sub : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C a, C b, const Params<C>&) { return C(Wrap<C>(a) - Wrap<C>(b)); }
 };
 struct Mul : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C a, C b, const Params<C>&) { return C(Wrap<C>(a) * Wrap<C>(b)); }
 };
 struct Div : NoAttrs {
@@ -40,9 +43,11 @@ struct Div : NoAttrs {
 };
 // NaN propagates from either side (torch.maximum / minimum); the selects vectorise as blends.
 struct Maximum : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C a, C b, const Params<C>&) { return (a > b || a != a) ? a : b; }
 };
 struct Minimum : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C a, C b, const Params<C>&) { return (a < b || a != a) ? a : b; }
 };
 struct Pow : NoAttrs {

@@ -1,4 +1,5 @@
-// Gradient kernels of the elementwise activations: dx = f'(.) * dy, two same-shape inputs.
+// Gradient kernels of the elementwise activations and unary maps: dx = f'(.) * dy, two same-shape
+// inputs. The broadcasting binary ops' gradients are in elementwise_grad_binary.cpp.
 #include <cmath>
 #include <limits>
 
@@ -44,6 +45,24 @@ struct AbsBp : NoAttrs {
 };
 struct SquareBp : NoAttrs {
   template <class C> static C f(C x, C dy, const Params<C>&) { return C(2) * x * dy; }
+};
+struct SinBp : NoAttrs {
+  template <class C> static C f(C x, C dy, const Params<C>&) { return dy * std::cos(x); }
+};
+struct CosBp : NoAttrs {
+  template <class C> static C f(C x, C dy, const Params<C>&) { return -dy * std::sin(x); }
+};
+struct Expm1Bp : NoAttrs {  // from y
+  template <class C> static C f(C y, C dy, const Params<C>&) { return dy * (y + C(1)); }
+};
+struct Log1pBp : NoAttrs {
+  template <class C> static C f(C x, C dy, const Params<C>&) { return dy / (C(1) + x); }
+};
+struct RsqrtBp : NoAttrs {  // from y: d/dx x^(-1/2) = -y^3 / 2
+  template <class C> static C f(C y, C dy, const Params<C>&) { return dy * (C(-0.5) * y * y * y); }
+};
+struct ReciprocalBp : NoAttrs {  // from y: d/dx 1/x = -y^2
+  template <class C> static C f(C y, C dy, const Params<C>&) { return -dy * (y * y); }
 };
 struct SoftplusBp : OneFloatAttr {  // dy * sigmoid(beta x)
   template <class C>
@@ -92,6 +111,8 @@ void gelu_bp_kernel(OpContext& c) {
 
 }  // namespace
 
+void register_cpu_elementwise_grad_binary(Registry& r);  // elementwise_grad_binary.cpp
+
 void register_cpu_elementwise_grad(Registry& r) {
   for_types<float, double, Half, BFloat16>([&](auto t) {
     using T = decltype(t);
@@ -109,7 +130,14 @@ void register_cpu_elementwise_grad(Registry& r) {
     r.kernel("abs_bp", kCpu, {d}, binary_kernel<T, T, AbsBp>, "ndrt:cpu");
     r.kernel("square_bp", kCpu, {d}, binary_kernel<T, T, SquareBp>, "ndrt:cpu");
     r.kernel("clip_bp", kCpu, {d}, binary_kernel<T, T, ClipBp>, "ndrt:cpu");
+    r.kernel("sin_bp", kCpu, {d}, binary_kernel<T, T, SinBp>, "ndrt:cpu");
+    r.kernel("cos_bp", kCpu, {d}, binary_kernel<T, T, CosBp>, "ndrt:cpu");
+    r.kernel("expm1_bp", kCpu, {d}, binary_kernel<T, T, Expm1Bp>, "ndrt:cpu");
+    r.kernel("log1p_bp", kCpu, {d}, binary_kernel<T, T, Log1pBp>, "ndrt:cpu");
+    r.kernel("rsqrt_bp", kCpu, {d}, binary_kernel<T, T, RsqrtBp>, "ndrt:cpu");
+    r.kernel("reciprocal_bp", kCpu, {d}, binary_kernel<T, T, ReciprocalBp>, "ndrt:cpu");
   });
+  register_cpu_elementwise_grad_binary(r);
 }
 
 }  // namespace ndrt

@@ -14,12 +14,15 @@ using namespace elt;
 
 // ---- ops that also take integers -----------------------------------------------------------------
 struct Neg : NoAttrs {
+  static constexpr bool kStream = true;  // light: outputs beyond the cache are streamed (elementwise_map.hpp)
   template <class C> static C f(C x, const Params<C>&) { return C(-Wrap<C>(x)); }
 };
 struct Relu : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C x, const Params<C>&) { return x < C(0) ? C(0) : x; }  // NaN stays
 };
 struct Abs : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C>
   static C f(C x, const Params<C>&) {
     if constexpr (std::is_floating_point_v<C>)
@@ -31,6 +34,7 @@ struct Abs : NoAttrs {
   }
 };
 struct Sign : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C>
   static C f(C x, const Params<C>&) {
     if constexpr (std::is_unsigned_v<C>)
@@ -40,6 +44,7 @@ struct Sign : NoAttrs {
   }
 };
 struct Square : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C x, const Params<C>&) { return C(Wrap<C>(x) * Wrap<C>(x)); }
 };
 
@@ -58,6 +63,7 @@ C bound(double v, bool is_min) {
   }
 }
 struct Clip : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C>
   static Params<C> params(const OpContext& c) {
     return {bound<C>(c.attrs.get_float(0), true), bound<C>(c.attrs.get_float(1), false)};
@@ -72,6 +78,9 @@ struct Exp : NoAttrs {
   template <class C> static C f(C x, const Params<C>&) {
     if constexpr (kF32<C>) return vmath::exp(x); else return std::exp(x);
   }
+#if defined(__AVX2__) && defined(__FMA__)
+  static void block(float* y, const float* x, int64_t n) { vmath::exp_block(y, x, n); }  // 8-wide fast path
+#endif
 };
 struct Log : NoAttrs {
   template <class C> static C f(C x, const Params<C>&) {
@@ -144,25 +153,32 @@ struct Sigmoid : NoAttrs {
       return vmath::pick(x >= C(0), s, e * s);
     }
   }
+#if defined(__AVX2__) && defined(__FMA__)
+  static void block(float* y, const float* x, int64_t n) { vmath::sigmoid_block(y, x, n); }  // 8-wide fast path
+#endif
 };
 // floor/ceil from nearbyint (which vectorises; std::floor does not under -ftrapping-math):
 // exact for every float, and NaN, inf and -0 come back unchanged.
 struct Floor : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C x, const Params<C>&) {
     C r = std::nearbyint(x);
     return vmath::pick(r > x, r - C(1), r);
   }
 };
 struct Ceil : NoAttrs {
+  static constexpr bool kStream = true;
   template <class C> static C f(C x, const Params<C>&) {
     C r = std::nearbyint(x);
     return vmath::pick(r < x, r + C(1), r);
   }
 };
 struct Round : NoAttrs {  // the default rounding mode: nearest, halves to even
+  static constexpr bool kStream = true;
   template <class C> static C f(C x, const Params<C>&) { return std::nearbyint(x); }
 };
 struct LeakyRelu : OneFloatAttr {
+  static constexpr bool kStream = true;
   template <class C> static C f(C x, const Params<C>& p) { return vmath::pick(x < C(0), p.a * x, x); }
 };
 struct Elu : OneFloatAttr {

@@ -150,7 +150,7 @@ inline void copy_view(const Tensor& dst, const Tensor& src) {
 }
 
 inline bool same_view(const Tensor& a, const Tensor& b) {
-  return a.storage == b.storage && a.offset == b.offset && a.shape == b.shape && a.strides == b.strides;
+  return a.same_view(b);
 }
 
 // Checks every index of `idx` against [lo, hi); the first bad one in row-major order fails with

@@ -5,6 +5,9 @@
 //  - linear_bp: one pass computes dz = dy * act'(.) and the bias gradient db = column sums of dz
 //    (blocks of rows and columns, partial sums added in a fixed order: the result does not depend
 //    on the thread count), then two GEMMs: dx = dz @ W^T and dw = x^T @ dz (W = op(w)).
+//  - f16 / bf16: the operands are converted to f32, the f32 kernel runs (sgemm with f32
+//    accumulation, the epilogue / dz pass in f32) and each output is rounded once to the 16-bit
+//    type (linalg_half.hpp), as matmul's half path.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -12,6 +15,7 @@
 #include "elementwise_math.hpp"
 #include "kernels.hpp"
 #include "linalg_engine.hpp"
+#include "linalg_half.hpp"
 
 namespace ndrt {
 
@@ -321,6 +325,11 @@ void linear_bp_kernel(OpContext& c) {
   }
 }
 
+void linear_f16(OpContext& c) { run_via_f32(c, linear_kernel<float>, "ndrt:linear-f16-via-sgemm"); }
+void linear_bf16(OpContext& c) { run_via_f32(c, linear_kernel<float>, "ndrt:linear-bf16-via-sgemm"); }
+void linear_bp_f16(OpContext& c) { run_via_f32(c, linear_bp_kernel<float>, "ndrt:linear_bp-f16-via-sgemm"); }
+void linear_bp_bf16(OpContext& c) { run_via_f32(c, linear_bp_kernel<float>, "ndrt:linear_bp-bf16-via-sgemm"); }
+
 }  // namespace
 
 void register_cpu_linalg_dense(Registry& r) {
@@ -328,6 +337,10 @@ void register_cpu_linalg_dense(Registry& r) {
   r.kernel("linear", kCpu, {NDRT_F64}, linear_kernel<double>, "openblas:dgemm+epilogue");
   r.kernel("linear_bp", kCpu, {NDRT_F32}, linear_bp_kernel<float>, "openblas:sgemm+epilogue");
   r.kernel("linear_bp", kCpu, {NDRT_F64}, linear_bp_kernel<double>, "openblas:dgemm+epilogue");
+  r.kernel("linear", kCpu, {NDRT_F16}, linear_f16, "ndrt:linear-f16-via-sgemm");
+  r.kernel("linear", kCpu, {NDRT_BF16}, linear_bf16, "ndrt:linear-bf16-via-sgemm");
+  r.kernel("linear_bp", kCpu, {NDRT_F16}, linear_bp_f16, "ndrt:linear_bp-f16-via-sgemm");
+  r.kernel("linear_bp", kCpu, {NDRT_BF16}, linear_bp_bf16, "ndrt:linear_bp-bf16-via-sgemm");
 }
 
 }  // namespace ndrt

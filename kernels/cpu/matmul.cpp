@@ -92,7 +92,7 @@ void gemm_kernel(OpContext& c) {
   Product<T> p("gemm", *c.in[0], *c.in[1], ta, tb, y);
   auto get = [&](int64_t bi) { return p.get(bi); };
   // Inference allows y to share memory with c only as the very same view.
-  const bool in_place = cc.storage == y.storage;
+  const bool in_place = cc.same_view(y);
   const bool fill = beta != T(0) && !(in_place && p.w.direct);
   const int r = y.rank();
   int64_t cst[NDRT_MAX_RANK];

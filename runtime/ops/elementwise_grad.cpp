@@ -1,6 +1,9 @@
-// Gradients of the elementwise activations: <op>_bp takes the forward input x (or the forward output
-// y where that is what the derivative needs, as for sigmoid and tanh) plus the incoming gradient dy,
-// and produces dx. No broadcasting: the two inputs have one shape, which dx takes.
+// Gradients of the elementwise activations and unary maps: <op>_bp takes the forward input x (or the
+// forward output y where the derivative is cheapest from it, as for sigmoid, tanh, exp, expm1,
+// sqrt, rsqrt, reciprocal) plus the incoming gradient dy, and produces dx. No broadcasting: the two
+// inputs have one shape, which dx takes. neg_bp is -dy (use neg); sign, floor, ceil and round have
+// zero gradient almost everywhere, so they have no _bp op (a zero-filled dx is what they would give).
+// The broadcasting binary ops' gradients (add_bp ... pow_bp) are in elementwise_grad_binary.cpp.
 #include <cmath>
 
 #include "../error.hpp"
@@ -49,6 +52,8 @@ struct Def {
 
 }  // namespace
 
+void define_elementwise_grad_binary_ops(Registry& r);  // elementwise_grad_binary.cpp
+
 void define_elementwise_grad_ops(Registry& r) {
   const Def plain[] = {
       {"relu_bp", "x", "Gradient of relu from its input: dx = dy where x > 0, else 0. dtypes f32, f64, f16, bf16."},
@@ -60,6 +65,16 @@ void define_elementwise_grad_ops(Registry& r) {
       {"sqrt_bp", "y", "Gradient of sqrt from its OUTPUT y = sqrt(x): dx = dy / (2 y). dtypes f32, f64, f16, bf16."},
       {"abs_bp", "x", "Gradient of abs from its input: dx = dy * sign(x) (0 at x = 0). dtypes f32, f64, f16, bf16."},
       {"square_bp", "x", "Gradient of square from its input: dx = 2 x dy. dtypes f32, f64, f16, bf16."},
+      {"sin_bp", "x", "Gradient of sin from its input: dx = dy * cos(x). dtypes f32, f64, f16, bf16."},
+      {"cos_bp", "x", "Gradient of cos from its input: dx = -dy * sin(x). dtypes f32, f64, f16, bf16."},
+      {"expm1_bp", "y", "Gradient of expm1 from its OUTPUT y = e^x - 1: dx = dy * (y + 1) (as torch; where e^x is "
+                        "below y's resolution next to -1, y + 1 is 0: x below about -17 for f32, -37 for f64, -7.6 "
+                        "for f16, -5.5 for bf16). dtypes f32, f64, f16, bf16."},
+      {"log1p_bp", "x", "Gradient of log1p from its input: dx = dy / (1 + x). dtypes f32, f64, f16, bf16."},
+      {"rsqrt_bp", "y", "Gradient of rsqrt from its OUTPUT y = 1 / sqrt(x): dx = -dy * y^3 / 2. dtypes f32, f64, "
+                        "f16, bf16."},
+      {"reciprocal_bp", "y", "Gradient of reciprocal from its OUTPUT y = 1 / x: dx = -dy * y^2. dtypes f32, f64, f16, "
+                             "bf16."},
   };
   for (const Def& d : plain) r.define({d.name, d.doc, {d.first, "dy"}, {"dx"}, {}, infer_bp}).inplace = true;
 
@@ -86,6 +101,7 @@ void define_elementwise_grad_ops(Registry& r) {
             {"x", "dy"}, {"dx"}, {attr_float("min", -1.7976931348623157e308), attr_float("max", 1.7976931348623157e308)},
             infer_bp_clip})
       .inplace = true;
+  define_elementwise_grad_binary_ops(r);
 }
 
 }  // namespace ndrt

@@ -58,7 +58,7 @@ void infer_scatter(OpContext& c) {
   check_third(c, "updates");
   // In place means y is x; y over indices or updates would be overwritten before they are read.
   for (int i = 1; i < 3 && c.out[0]; ++i)
-    if (c.out[0]->storage == c.in[i]->storage)
+    if (c.out[0]->overlaps(*c.in[i]))
       fail(NDRT_ERR_INVALID_ARGUMENT, "%s: y shares memory with input %d (%s); only x may be y", c.op->name, i,
            i == 1 ? "indices" : "updates");
   c.spec[0] = {c.in[0]->dtype, c.in[0]->shape};

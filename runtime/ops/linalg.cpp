@@ -63,7 +63,7 @@ void infer_gemm(OpContext& c) {
   // y may be c's own view (dispatch checks "the very same view"), never memory of a or b.
   if (c.out[0])
     for (int i = 0; i < 2; ++i)
-      if (c.out[0]->storage == c.in[i]->storage)
+      if (c.out[0]->overlaps(*c.in[i]))
         fail(NDRT_ERR_INVALID_ARGUMENT, "gemm: output y shares memory with input %s; only c may be updated in place",
              i == 0 ? "a" : "b");
   c.spec[0] = {c.in[0]->dtype, s};
@@ -124,7 +124,7 @@ void infer_linear_bp(OpContext& c) {
   // would overwrite each other.
   for (int o = 1; o < 3; ++o)
     for (int q = 0; q < o; ++q)
-      if (c.out[o] && c.out[q] && c.out[o]->storage == c.out[q]->storage)
+      if (c.out[o] && c.out[q] && c.out[o]->overlaps(*c.out[q]))
         fail(NDRT_ERR_INVALID_ARGUMENT, "linear_bp: outputs %s and %s share memory", c.op->outputs[size_t(q)],
              c.op->outputs[size_t(o)]);
   Dims mv{};
@@ -169,7 +169,9 @@ void define_linalg_ops(Registry& r) {
             "bias, then the activation over each tile while it is in cache. activation (int, default 0): 0 none, "
             "1 relu (max(z, 0); NaN passes), 2 sigmoid, 3 tanh, 4 leaky_relu (z for z >= 0, alpha * z below), 5 gelu "
             "(exact form z * Phi(z), torch's default). alpha (float, default 0.01, finite, >= 0): the leaky_relu "
-            "slope. dtypes f32, f64. Gradient: linear_bp (give it this op's output y).",
+            "slope. dtypes f32, f64 (OpenBLAS); f16, bf16 convert the operands to f32, run the f32 GEMM (f32 "
+            "accumulation) and the bias/activation epilogue in f32, and round y once (impl ndrt:linear-f16-via-sgemm / "
+            "ndrt:linear-bf16-via-sgemm). Gradient: linear_bp (give it this op's output y).",
             {"x", "w", "b"},
             {"y"},
             {attr_bool("transpose_w", false), attr_int("activation", 0), attr_float("alpha", 0.01)},
@@ -182,7 +184,9 @@ void define_linalg_ops(Registry& r) {
             "1 - y^2; none dz = dy) together with db = sum of dz over the rows (f64 partial sums added in a fixed "
             "order, independent of the thread count). gelu's derivative needs the pre-activation, which is "
             "recomputed as x @ W + b (one more GEMM; b is read only for gelu). Then dx = dz @ W^T and dw = x^T @ dz "
-            "(dz^T @ x with transpose_w). dtypes f32, f64.",
+            "(dz^T @ x with transpose_w). dtypes f32, f64; f16, bf16 compute all of it in f32 from the 16-bit inputs "
+            "(so dz reads the rounded y) and round dx, dw, db once each (impl ndrt:linear_bp-f16-via-sgemm / "
+            "ndrt:linear_bp-bf16-via-sgemm).",
             {"x", "w", "b", "y", "dy"},
             {"dx", "dw", "db"},
             {attr_bool("transpose_w", false), attr_int("activation", 0), attr_float("alpha", 0.01)},

@@ -1,5 +1,6 @@
 // Reductions over any set of axes (empty list = all axes), with keepdims; argmax/argmin along one
-// axis; sum_bp/mean_bp, the gradients of sum and mean.
+// axis; the gradients sum_bp, mean_bp, max_bp, min_bp, prod_bp, norm1_bp, norm2_bp, var_bp, std_bp,
+// logsumexp_bp.
 #include "../error.hpp"
 #include "ops.hpp"
 
@@ -64,19 +65,42 @@ void infer_arg(OpContext& c) {
   c.spec[0] = {NDRT_I64, reduced_shape(c, x, mask, keep, true)};
 }
 
-void infer_reduce_bp(OpContext& c) {
+void infer_reduce_bp_impl(OpContext& c, bool needs_elements) {
   require_same_dtype(c);
   const Tensor &x = *c.in[0], &dy = *c.in[1];
   uint32_t mask = mask_of(c);
   bool keep = c.attrs.get_bool(kKeepdims);
-  Dims want = reduced_shape(c, x, mask, keep, false);
+  Dims want = reduced_shape(c, x, mask, keep, needs_elements);
   if (dy.shape != want)
     fail(NDRT_ERR_SHAPE_MISMATCH, "%s: dy has shape %s but x %s reduced over the axes (keepdims %d) has shape %s",
          c.op->name, dy.shape.str().c_str(), x.shape.str().c_str(), int(keep), want.str().c_str());
   c.spec[0] = {x.dtype, x.shape};
 }
 
+void infer_reduce_bp(OpContext& c) { infer_reduce_bp_impl(c, false); }
+
+// Gradients of the float reductions (reduce_bp.cpp): float dtypes only.
+void infer_grad_float(OpContext& c) {
+  require_same_dtype(c);
+  require_float(c, c.in[0]->dtype);
+  infer_reduce_bp_impl(c, false);
+}
+void infer_grad_minmax(OpContext& c) {
+  require_same_dtype(c);
+  require_float(c, c.in[0]->dtype);
+  infer_reduce_bp_impl(c, true);
+}
+void infer_grad_var(OpContext& c) {
+  require_same_dtype(c);
+  require_float(c, c.in[0]->dtype);
+  int64_t corr = c.attrs.get_int(kCorrection);
+  if (corr < 0) fail(NDRT_ERR_INVALID_ARGUMENT, "%s: correction must be >= 0, got %lld", c.op->name, (long long)corr);
+  infer_reduce_bp_impl(c, false);
+}
+
 }  // namespace
+
+void define_reduce_grad_ops(Registry& r, const std::vector<AttrDef>& attrs, const std::vector<AttrDef>& var_attrs);
 
 void define_reduce_ops(Registry& r) {
   std::vector<AttrDef> attrs = {attr_ints("axes", {}), attr_bool("keepdims", false)};
@@ -182,6 +206,67 @@ void define_reduce_ops(Registry& r) {
             {"dx"},
             attrs,
             infer_reduce_bp});
+  define_reduce_grad_ops(r, attrs, var_attrs);
 }
+
+// Gradients of max, min, prod, norm1, norm2, var, std and logsumexp. Each takes the forward input x
+// and dy (shaped as the forward output for the same attributes) and recomputes what it needs of
+// the forward (the maximum, the product, the mean, ...) per output element.
+#define NDRT_REDUCE_BP_COMMON                                                                                  \
+  " Inputs: the forward input x and dy, the gradient of the forward output (its shape for the same axes / "  \
+  "keepdims attributes). dx has x's shape. dtypes f32, f64, f16, bf16 (f16/bf16 compute in f32 and round once)."
+void define_reduce_grad_ops(Registry& r, const std::vector<AttrDef>& attrs, const std::vector<AttrDef>& var_attrs) {
+  struct Def {
+    const char* name;
+    const char* doc;
+    InferFn infer;
+  };
+  const Def defs[] = {
+      {"max_bp",
+       "Gradient of max: dx = dy / k at the elements equal to the maximum of their group, 0 elsewhere, where k "
+       "counts those elements: ties share the gradient evenly (as torch.amax; torch.max(dim) instead sends it all "
+       "to the index it returns). A NaN maximum sends the gradient to the group's NaN elements. Size-0 reduced "
+       "axes are an error, as in max." NDRT_REDUCE_BP_COMMON,
+       infer_grad_minmax},
+      {"min_bp",
+       "Gradient of min: as max_bp with the minimum (ties share evenly; a NaN minimum: the NaNs)."
+       NDRT_REDUCE_BP_COMMON,
+       infer_grad_minmax},
+      {"prod_bp",
+       "Gradient of prod: dx_i = dy * (product of the group's other elements). Computed from the product P of the "
+       "group's nonzero elements and its count z of zeros: z = 0 gives dy * P / x_i; z = 1 gives dy * P at the zero "
+       "and 0 elsewhere; z >= 2 gives 0. P accumulates like prod (f64 for f32/f64, f32 for f16/bf16)."
+       NDRT_REDUCE_BP_COMMON,
+       infer_grad_float},
+      {"norm1_bp", "Gradient of norm1: dx = dy * sign(x), 0 where x = 0 (as abs_bp)." NDRT_REDUCE_BP_COMMON,
+       infer_grad_float},
+      {"norm2_bp",
+       "Gradient of norm2: dx = dy * x / y with y = norm2 of x's group; 0 where y = 0 (the subgradient torch uses)."
+       NDRT_REDUCE_BP_COMMON,
+       infer_grad_float},
+      {"logsumexp_bp",
+       "Gradient of logsumexp: dx = dy * exp(x - y) with y = logsumexp of x's group (the group's softmax). NaN "
+       "where x - y is undefined (a group of all -inf, or one holding +inf), as torch." NDRT_REDUCE_BP_COMMON,
+       infer_grad_float},
+  };
+  for (const Def& d : defs) r.define({d.name, d.doc, {"x", "dy"}, {"dx"}, attrs, d.infer});
+  r.define({"var_bp",
+            "Gradient of var: dx = dy * 2 (x - mean) / (n - correction), mean and n (the element count) of x's "
+            "group; NaN when n - correction <= 0 (where var is NaN). Attributes as var: axes, keepdims, correction "
+            "(default 1)." NDRT_REDUCE_BP_COMMON,
+            {"x", "dy"},
+            {"dx"},
+            var_attrs,
+            infer_grad_var});
+  r.define({"std_bp",
+            "Gradient of std: dx = dy * (x - mean) / ((n - correction) * std) with std = std of x's group; 0 where "
+            "std = 0 (the subgradient torch uses), NaN when n - correction <= 0. Attributes as std: axes, keepdims, "
+            "correction (default 1)." NDRT_REDUCE_BP_COMMON,
+            {"x", "dy"},
+            {"dx"},
+            var_attrs,
+            infer_grad_var});
+}
+#undef NDRT_REDUCE_BP_COMMON
 
 }  // namespace ndrt

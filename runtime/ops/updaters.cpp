@@ -57,13 +57,13 @@ void infer_updater(OpContext& c) {
     c.spec[o] = {p.dtype, p.shape};
     if (!c.out[o]) continue;
     for (int j = 0; j < c.n_in; ++j)
-      if (j != input_of_output(o) && c.out[o]->storage == c.in[j]->storage)
+      if (j != input_of_output(o) && c.out[o]->overlaps(*c.in[j]))
         fail(NDRT_ERR_INVALID_ARGUMENT,
              "%s: output %s shares memory with input %s; an output may only be its own input's view (%s = %s)", name,
              c.op->outputs[size_t(o)], c.op->inputs[size_t(j)], c.op->outputs[size_t(o)],
              c.op->inputs[size_t(input_of_output(o))]);
     for (int q = 0; q < o; ++q)
-      if (c.out[q] && c.out[q]->storage == c.out[o]->storage)
+      if (c.out[q] && c.out[q]->overlaps(*c.out[o]))
         fail(NDRT_ERR_INVALID_ARGUMENT, "%s: outputs %s and %s share memory", name, c.op->outputs[size_t(q)],
              c.op->outputs[size_t(o)]);
   }

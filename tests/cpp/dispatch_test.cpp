@@ -110,3 +110,37 @@ TEST(Dispatch, NoHeapAllocationForOpsWithGivenOutputs) {
 }
 
 }  // namespace
+
+// Aliasing of given outputs is judged by byte range: disjoint views of one buffer are independent
+// tensors (the Java network keeps all its parameters in one flat vector), overlapping ones are not.
+TEST(Dispatch, DisjointViewsOfOneBufferMayBeOutputsOverlappingOnesMayNot) {
+  Tensor flat = from_values(NDRT_F32, {10}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  Tensor lo = slice(flat, 0, 0, 5, 1), hi = slice(flat, 0, 5, 10, 1), mid = slice(flat, 0, 3, 8, 1);
+  // Input and output disjoint slices of one buffer: y = relu(x) with x = flat[0:5], y = flat[5:10].
+  run_into("neg", {&lo}, hi);
+  EXPECT_EQ(read_values(flat), (std::vector<double>{0, 1, 2, 3, 4, 0, -1, -2, -3, -4}));
+  // Overlapping but not the same view: refused, nothing written.
+  EXPECT_EQ(try_run("neg", {&lo}, &mid), NDRT_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(ndrt_last_error()), "neg: output 0 shares memory with input 0 but is not the same view");
+  EXPECT_EQ(read_values(flat), (std::vector<double>{0, 1, 2, 3, 4, 0, -1, -2, -3, -4}));
+  // Two outputs: disjoint views are fine, overlapping ones are refused.
+  Tensor x = from_values(NDRT_F32, {5}, {1, -2, 3, -4, 5});
+  Tensor mask = create(NDRT_BOOL, {5});
+  std::vector<ndrt_handle> out = {lo.get(), mask.get()};
+  ASSERT_EQ(exec("dropout", {x.get()}, out, {{0, 0}, {0.0}}), NDRT_OK) << ndrt_last_error();
+  EXPECT_EQ(read_values(lo), (std::vector<double>{1, -2, 3, -4, 5}));
+  Tensor w = from_values(NDRT_F32, {5, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  Tensor b = from_values(NDRT_F32, {2}, {0.5, -0.5});
+  Tensor xx = from_values(NDRT_F32, {1, 5}, {1, 1, 1, 1, 1});
+  Tensor y = run("linear", {&xx, &w, &b});
+  Tensor dy = from_values(NDRT_F32, {1, 2}, {1, 1});
+  Tensor grads = create(NDRT_F32, {12});  // dw (10) | db (2) in one buffer
+  Tensor dw = reshape(slice(grads, 0, 0, 10, 1), {5, 2}), db = slice(grads, 0, 10, 12, 1);
+  Tensor dx = create(NDRT_F32, {1, 5});
+  std::vector<ndrt_handle> bp = {dx.get(), dw.get(), db.get()};
+  ASSERT_EQ(exec("linear_bp", {xx.get(), w.get(), b.get(), y.get(), dy.get()}, bp), NDRT_OK) << ndrt_last_error();
+  EXPECT_EQ(read_values(grads), (std::vector<double>{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  Tensor db_overlapping = slice(grads, 0, 9, 11, 1);
+  bp = {dx.get(), dw.get(), db_overlapping.get()};
+  EXPECT_EQ(exec("linear_bp", {xx.get(), w.get(), b.get(), y.get(), dy.get()}, bp), NDRT_ERR_INVALID_ARGUMENT);
+}

@@ -1,4 +1,5 @@
-// Gradient ops (<op>_bp): against an f64 reference of the analytic derivative on every float dtype,
+// Gradient ops (<op>_bp) of the activations and unary maps (the binary ops' are in
+// elementwise_grad_binary_test.cpp): against an f64 reference of the analytic derivative on every float dtype,
 // layouts and output kinds; and in f64 against central finite differences of the forward op run
 // through ndrt (elementwise and along a random projection <dy, f(x)>).
 #include <algorithm>
@@ -60,6 +61,15 @@ const std::vector<GradDef>& defs() {
       {"abs", "abs_bp", "abs", false, {}, [](double x, double g) { return x > 0 ? g : x < 0 ? -g : 0; }, -3, 3, 0.05, -3,
        3, {0}},
       {"square", "square_bp", "square", false, {}, [](double x, double g) { return 2 * x * g; }, -3, 3, 0, -3, 3, {}},
+      {"sin", "sin_bp", "sin", false, {}, [](double x, double g) { return g * std::cos(x); }, -4, 4, 0, -4, 4, {}},
+      {"cos", "cos_bp", "cos", false, {}, [](double x, double g) { return -g * std::sin(x); }, -4, 4, 0, -4, 4, {}},
+      {"expm1", "expm1_bp", "expm1", true, {}, [](double y, double g) { return g * (y + 1); }, -0.95, 20, 0, -3, 3, {}},
+      {"log1p", "log1p_bp", "log1p", false, {}, [](double x, double g) { return g / (1 + x); }, -0.9, 5, 0, -0.9, 5,
+       {}},
+      {"rsqrt", "rsqrt_bp", "rsqrt", true, {}, [](double y, double g) { return -0.5 * g * y * y * y; }, 0.2, 5, 0, 0.1,
+       10, {}},
+      {"reciprocal", "reciprocal_bp", "reciprocal", true, {}, [](double y, double g) { return -g * y * y; }, -10, 10,
+       0.1, -5, 5, {0}},
       {"clip", "clip_bp", "clip", false, {{}, {-0.7, 1.3}},
        [](double x, double g) { return x >= double(float(-0.7)) && x <= double(float(1.3)) ? g : 0; }, -2, 2, 0, -2, 2,
        {-0.7, 1.3}},

@@ -1,0 +1,191 @@
+package org.ndrt.nn.conf;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ndrt.DType;
+import org.ndrt.nn.conf.layers.Layer;
+import org.ndrt.nn.conf.layers.OutputLayer;
+import org.ndrt.nn.updater.Adam;
+import org.ndrt.nn.updater.Updater;
+
+/**
+ * A checked network configuration: the network-wide settings, the layers with every nIn resolved,
+ * and the type flowing into each layer. Built by {@link NeuralNetConfiguration.ListBuilder#build()}
+ * or read back with {@link #fromJson(String)}; serialises to JSON with {@link #toJson()}.
+ */
+public final class MultiLayerConfiguration {
+  /** The JSON format's name and version. */
+  public static final String FORMAT = "ndrt-multilayer/1";
+
+  private final long seed;
+  private final WeightInit weightInit;
+  private final Activation activation;
+  private final Updater updater;
+  private final double l2;
+  private final double weightDecay;
+  private final DType dataType;
+  private final double lossScale;
+  private final InputType inputType;
+  private final List<Layer> layers;
+  private final List<InputType> layerInputs = new ArrayList<>();
+  private final InputType outputType;
+
+  MultiLayerConfiguration(long seed, WeightInit weightInit, Activation activation, Updater updater, double l2,
+      double weightDecay, DType dataType, double lossScale, InputType inputType, List<Layer> layers) {
+    this.seed = seed;
+    this.weightInit = weightInit;
+    this.activation = activation;
+    this.updater = updater;
+    this.l2 = l2;
+    this.weightDecay = weightDecay;
+    this.dataType = dataType;
+    this.lossScale = lossScale;
+    this.inputType = inputType;
+    this.layers = Collections.unmodifiableList(new ArrayList<>(layers));
+    if (layers.isEmpty()) {
+      throw new IllegalArgumentException("the network has no layers");
+    }
+    if (updater instanceof Adam && l2 > 0 && weightDecay > 0) {
+      throw new IllegalArgumentException("Adam: use l2 (coupled) or weightDecay (decoupled, AdamW), not both");
+    }
+    for (int i = 0; i < layers.size(); ++i) {
+      Layer l = layers.get(i);
+      l.applyDefaults("layer" + i, activation, weightInit);
+      if (l instanceof OutputLayer != (i == layers.size() - 1)) {
+        throw new IllegalArgumentException(i == layers.size() - 1
+            ? "the last layer must be an OutputLayer (it has the loss), got " + l.getClass().getSimpleName()
+            : "layer " + i + " is an OutputLayer but only the last layer may be one");
+      }
+    }
+    InputType t = inputType != null ? inputType : layers.get(0).impliedInput();
+    for (Layer l : layers) {
+      layerInputs.add(t);
+      t = l.inferOutput(t);
+    }
+    this.outputType = t;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public WeightInit weightInit() {
+    return weightInit;
+  }
+
+  public Updater updater() {
+    return updater;
+  }
+
+  public double l2() {
+    return l2;
+  }
+
+  public double weightDecay() {
+    return weightDecay;
+  }
+
+  /** The compute dtype (F32, or F16/BF16 for mixed precision). */
+  public DType dataType() {
+    return dataType;
+  }
+
+  public double lossScale() {
+    return lossScale;
+  }
+
+  /** What the network takes in (as given, or implied by the first layer's nIn). */
+  public InputType inputType() {
+    return layerInputs.get(0);
+  }
+
+  public List<Layer> layers() {
+    return layers;
+  }
+
+  /** What flows into layer {@code i}. */
+  public InputType layerInput(int i) {
+    return layerInputs.get(i);
+  }
+
+  /** What the network puts out. */
+  public InputType outputType() {
+    return outputType;
+  }
+
+  public OutputLayer outputLayer() {
+    return (OutputLayer) layers.get(layers.size() - 1);
+  }
+
+  public String toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("format", FORMAT);
+    m.put("seed", seed);
+    m.put("weightInit", weightInit.name());
+    m.put("activation", activation == null ? null : activation.name());
+    m.put("updater", updater.toJson());
+    m.put("l2", l2);
+    m.put("weightDecay", weightDecay);
+    m.put("dataType", dataType.name());
+    m.put("lossScale", lossScale);
+    m.put("inputType", inputType == null ? null : inputType.toJson());
+    List<Object> ls = new ArrayList<>();
+    for (Layer l : layers) {
+      ls.add(l.toJson());
+    }
+    m.put("layers", ls);
+    return Json.write(m);
+  }
+
+  /** Reads {@link #toJson()}'s text; the layers are checked again as at build time. */
+  public static MultiLayerConfiguration fromJson(String json) {
+    Map<String, Object> m = Json.obj(Json.parse(json), "the configuration");
+    String format = Json.str(m, "format", null);
+    if (!FORMAT.equals(format)) {
+      throw new IllegalArgumentException("configuration JSON: format is " + format + ", expected " + FORMAT);
+    }
+    NeuralNetConfiguration.Builder b = new NeuralNetConfiguration.Builder()
+        .seed(Json.integer(m, "seed"))
+        .weightInit(WeightInit.valueOf(Json.str(m, "weightInit")))
+        .updater(Updater.fromJson(Json.obj(m.get("updater"), "updater")))
+        .l2(Json.num(m, "l2", 0))
+        .weightDecay(Json.num(m, "weightDecay", 0))
+        .dataType(DType.valueOf(Json.str(m, "dataType", "F32")))
+        .lossScale(Json.num(m, "lossScale", 1024));
+    String act = Json.str(m, "activation", null);
+    if (act != null) {
+      b.activation(Activation.valueOf(act));
+    }
+    NeuralNetConfiguration.ListBuilder lb = b.list();
+    Object it = m.get("inputType");
+    if (it != null) {
+      lb.setInputType(InputType.fromJson(Json.obj(it, "inputType")));
+    }
+    Object ls = m.get("layers");
+    if (!(ls instanceof List)) {
+      throw new IllegalArgumentException("configuration JSON: \"layers\" must be an array");
+    }
+    for (Object l : (List<?>) ls) {
+      lb.layer(Layer.fromJson(Json.obj(l, "a layer")));
+    }
+    return lb.build();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MultiLayerConfiguration && ((MultiLayerConfiguration) o).toJson().equals(toJson());
+  }
+
+  @Override
+  public int hashCode() {
+    return toJson().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return toJson();
+  }
+}

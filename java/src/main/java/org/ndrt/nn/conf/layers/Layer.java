@@ -1,0 +1,204 @@
+package org.ndrt.nn.conf.layers;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.ndrt.nn.conf.Activation;
+import org.ndrt.nn.conf.InputType;
+import org.ndrt.nn.conf.Json;
+import org.ndrt.nn.conf.WeightInit;
+
+/**
+ * A layer's configuration (what Deeplearning4j calls the layer conf): hyper-parameters only, no
+ * arrays. {@link #inferOutput} checks it against what flows in and fills in what can be inferred
+ * (nIn), so a wrong configuration fails at build time, before any training.
+ */
+public abstract class Layer {
+  protected String name;
+  protected long nIn;
+  protected long nOut;
+  protected Activation activation;
+  protected WeightInit weightInit;
+
+  protected Layer(Builder<?> b) {
+    this.name = b.name;
+    this.nIn = b.nIn;
+    this.nOut = b.nOut;
+    this.activation = b.activation;
+    this.weightInit = b.weightInit;
+  }
+
+  /** The layer's name (set by the list builder to "layer" + its index when not given). */
+  public String name() {
+    return name;
+  }
+
+  public long nIn() {
+    return nIn;
+  }
+
+  public long nOut() {
+    return nOut;
+  }
+
+  /** The activation, or null before the global default is applied. */
+  public Activation activation() {
+    return activation;
+  }
+
+  /** The weight initialisation, or null before the global default is applied. */
+  public WeightInit weightInit() {
+    return weightInit;
+  }
+
+  /** Fills in what the layer left to the network-wide configuration. */
+  public void applyDefaults(String defaultName, Activation act, WeightInit init) {
+    if (name == null) {
+      name = defaultName;
+    }
+    if (activation == null) {
+      activation = defaultActivation(act);
+    }
+    if (weightInit == null) {
+      weightInit = init;
+    }
+  }
+
+  /** The activation used when neither the layer nor the network sets one. */
+  protected Activation defaultActivation(Activation networkDefault) {
+    return networkDefault;
+  }
+
+  /** True when the layer has trainable parameters. */
+  public abstract boolean hasParams();
+
+  /**
+   * Checks the layer against its input and returns its output type; sets nIn when it was not
+   * given. Errors are IllegalArgumentExceptions naming the layer.
+   */
+  public abstract InputType inferOutput(InputType in);
+
+  /** The first layer of a network without an input type: what its nIn implies. */
+  public InputType impliedInput() {
+    if (nIn <= 0) {
+      throw error("no input type is set and nIn is not given: call setInputType(...) on the list builder, or nIn(...)");
+    }
+    return InputType.feedForward(nIn);
+  }
+
+  /** Checks a given nIn against the inferred one, or sets it. */
+  protected void resolveNIn(long inferred) {
+    if (nIn > 0 && nIn != inferred) {
+      throw error("nIn is " + nIn + " but the layer before gives " + inferred);
+    }
+    nIn = inferred;
+  }
+
+  protected IllegalArgumentException error(String what) {
+    return new IllegalArgumentException(getClass().getSimpleName() + " \"" + name + "\": " + what);
+  }
+
+  protected static void positive(String what, int... v) {
+    for (int x : v) {
+      if (x <= 0) {
+        throw new IllegalArgumentException(what + " must be positive, got " + x);
+      }
+    }
+  }
+
+  /** The configuration as JSON (with "type"). */
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("type", getClass().getSimpleName());
+    m.put("name", name);
+    m.put("nIn", nIn);
+    m.put("nOut", nOut);
+    m.put("activation", activation == null ? null : activation.name());
+    m.put("weightInit", weightInit == null ? null : weightInit.name());
+    return m;
+  }
+
+  /** Reads what {@link #toJson()} wrote. */
+  public static Layer fromJson(Map<String, Object> m) {
+    String type = Json.str(m, "type");
+    Builder<?> b;
+    switch (type) {
+      case "ConvolutionLayer": b = ConvolutionLayer.Builder.fromJson(m); break;
+      case "SubsamplingLayer": b = SubsamplingLayer.Builder.fromJson(m); break;
+      case "DenseLayer": b = new DenseLayer.Builder(); break;
+      case "OutputLayer": b = new OutputLayer.Builder(org.ndrt.nn.conf.LossFunction.valueOf(Json.str(m, "lossFunction"))); break;
+      case "BatchNormalization": b = BatchNormalization.Builder.fromJson(m); break;
+      case "DropoutLayer": b = new DropoutLayer.Builder(Json.num(m, "dropProbability")); break;
+      default: throw new IllegalArgumentException("configuration JSON: unknown layer type \"" + type + "\"");
+    }
+    b.name = Json.str(m, "name", null);
+    b.nIn = Json.integer(m, "nIn", 0);
+    b.nOut = Json.integer(m, "nOut", 0);
+    String a = Json.str(m, "activation", null);
+    b.activation = a == null ? null : Activation.valueOf(a);
+    String w = Json.str(m, "weightInit", null);
+    b.weightInit = w == null ? null : WeightInit.valueOf(w);
+    return b.build();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Layer && ((Layer) o).toJson().equals(toJson());
+  }
+
+  @Override
+  public int hashCode() {
+    return toJson().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return toJson().toString();
+  }
+
+  /** Builders in Deeplearning4j's style: {@code new DenseLayer.Builder().nOut(500).activation(RELU).build()}. */
+  public abstract static class Builder<B extends Builder<B>> {
+    String name;
+    long nIn;
+    long nOut;
+    Activation activation;
+    WeightInit weightInit;
+
+    @SuppressWarnings("unchecked")
+    protected B self() {
+      return (B) this;
+    }
+
+    public B name(String name) {
+      this.name = name;
+      return self();
+    }
+
+    public B nIn(long nIn) {
+      if (nIn <= 0) {
+        throw new IllegalArgumentException("nIn must be positive, got " + nIn);
+      }
+      this.nIn = nIn;
+      return self();
+    }
+
+    public B nOut(long nOut) {
+      if (nOut <= 0) {
+        throw new IllegalArgumentException("nOut must be positive, got " + nOut);
+      }
+      this.nOut = nOut;
+      return self();
+    }
+
+    public B activation(Activation activation) {
+      this.activation = activation;
+      return self();
+    }
+
+    public B weightInit(WeightInit weightInit) {
+      this.weightInit = weightInit;
+      return self();
+    }
+
+    public abstract Layer build();
+  }
+}

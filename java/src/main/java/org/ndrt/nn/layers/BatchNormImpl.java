@@ -1,0 +1,52 @@
+package org.ndrt.nn.layers;
+
+import java.util.List;
+import org.ndrt.DType;
+import org.ndrt.Ops;
+import org.ndrt.Tensor;
+import org.ndrt.nn.conf.layers.BatchNormalization;
+
+/**
+ * batch_norm (training: batch statistics, running statistics updated in place) or
+ * batch_norm_inference, over axis 1; computed in f32 (cast around it under mixed precision).
+ */
+final class BatchNormImpl extends LayerImpl {
+  private final long c;
+  private final double momentum;
+  private final double eps;
+  private Tensor xf;
+
+  BatchNormImpl(BatchNormalization conf, DType dtype) {
+    super(dtype);
+    this.c = conf.nOut();
+    this.momentum = 1 - conf.decay();
+    this.eps = conf.eps();
+  }
+
+  @Override
+  public List<ParamSpec> params() {
+    return List.of(ParamSpec.bias("gamma", 1, true, c), ParamSpec.bias("beta", 0, true, c),
+        ParamSpec.state("mean", 0, c), ParamSpec.state("var", 1, c));
+  }
+
+  @Override
+  public Tensor forward(Tensor x, boolean training) {
+    xf = asF32("xf", x);
+    Tensor y = buffer("y", DType.F32, x.shape());
+    if (training) {
+      Ops.batchNorm(xf, p[0], p[1], p[2], p[3], 1, momentum, eps, y, buffer("mean", DType.F32, c),
+          buffer("invstd", DType.F32, c), p[2], p[3]);
+    } else {
+      Ops.batchNormInference(xf, p[0], p[1], p[2], p[3], 1, eps, y);
+    }
+    return asCompute("yc", y);
+  }
+
+  @Override
+  public Tensor backward(Tensor dy, boolean needDx) {
+    Tensor dx = buffer("dx", DType.F32, xf.shape());
+    Ops.batchNormBp(xf, p[0], buffer("mean", DType.F32, c), buffer("invstd", DType.F32, c), asF32("dyf", dy), 1, dx,
+        g[0], g[1]);
+    return asCompute("dxc", dx);
+  }
+}

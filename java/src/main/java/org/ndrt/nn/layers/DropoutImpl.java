@@ -1,0 +1,53 @@
+package org.ndrt.nn.layers;
+
+import org.ndrt.DType;
+import org.ndrt.Ops;
+import org.ndrt.Tensor;
+import org.ndrt.nn.conf.layers.DropoutLayer;
+
+/**
+ * Inverted dropout from the runtime's Philox stream: key = the network seed + the layer index, the
+ * offset moving on by the elements drawn, so a run is reproducible on any thread count.
+ */
+final class DropoutImpl extends LayerImpl {
+  private final double prob;
+  private final long seed;
+  private long offset;
+  private Tensor mask;
+
+  DropoutImpl(DropoutLayer conf, long seed, DType dtype) {
+    super(dtype);
+    this.prob = conf.dropProbability();
+    this.seed = seed;
+  }
+
+  /** Where the random stream stands (saved with the model). */
+  long offset() {
+    return offset;
+  }
+
+  void setOffset(long offset) {
+    this.offset = offset;
+  }
+
+  @Override
+  public Tensor forward(Tensor x, boolean training) {
+    if (!training || prob == 0) {
+      mask = null;
+      return x;
+    }
+    Tensor y = buffer("y", dtype, x.shape());
+    mask = buffer("mask", DType.BOOL, x.shape());
+    Ops.dropout(x, prob, seed, offset, y, mask);
+    offset += x.numel();
+    return y;
+  }
+
+  @Override
+  public Tensor backward(Tensor dy, boolean needDx) {
+    if (mask == null) {
+      return dy;
+    }
+    return Ops.dropoutBp(dy, mask, prob, buffer("dx", dtype, dy.shape()));
+  }
+}

@@ -1,0 +1,128 @@
+package org.ndrt.nn.layers;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.ndrt.DType;
+import org.ndrt.Tensor;
+
+/**
+ * The compute side of a layer (internal to the network): forward and backward through runtime ops
+ * into buffers the layer owns and reuses from one minibatch to the next (allocated again only when
+ * the batch size changes), so a training step allocates nothing.
+ *
+ * <p>Parameters live in the network's flat vectors: {@link #bind} hands the layer views of them, in
+ * {@link #params()} order. forward() returns a buffer of this layer, valid until its next forward;
+ * backward() writes the parameter gradients into the bound gradient views and returns the gradient
+ * of the input (or null when not needed).
+ */
+public abstract class LayerImpl implements AutoCloseable {
+  /** The compute dtype (F32, or F16/BF16 under mixed precision). */
+  protected final DType dtype;
+  protected Tensor[] p = new Tensor[0];
+  protected Tensor[] g = new Tensor[0];
+  private final Map<String, Tensor> buffers = new HashMap<>();
+
+  protected LayerImpl(DType dtype) {
+    this.dtype = dtype;
+  }
+
+  /** The parameter arrays this layer needs, in binding order (empty when it has none). */
+  public List<ParamSpec> params() {
+    return List.of();
+  }
+
+  /** Views of the flat parameter and gradient vectors (STATE parameters have no gradient: null). */
+  public void bind(Tensor[] params, Tensor[] grads) {
+    this.p = params.clone();
+    this.g = grads.clone();
+  }
+
+  /** Forward pass; keeps what backward needs. */
+  public abstract Tensor forward(Tensor x, boolean training);
+
+  /** Backward pass from dL/dy; returns dL/dx, or null when {@code needDx} is false. */
+  public abstract Tensor backward(Tensor dy, boolean needDx);
+
+  /** A buffer of this layer: the same tensor while dtype and shape stay the same. */
+  protected Tensor buffer(String key, DType dt, long... shape) {
+    Tensor t = buffers.get(key);
+    if (t != null && t.dtype() == dt && Arrays.equals(t.shape(), shape)) {
+      return t;
+    }
+    if (t != null) {
+      t.close();
+    }
+    t = Tensor.empty(dt, shape);
+    buffers.put(key, t);
+    return t;
+  }
+
+  /** A view of {@code x} with {@code shape}, cached while x and the shape stay the same. */
+  protected Tensor view(String key, Tensor x, long... shape) {
+    ViewKey k = views.get(key);
+    if (k != null && k.source == x && Arrays.equals(k.view.shape(), shape)) {
+      return k.view;
+    }
+    if (k != null) {
+      k.view.close();
+    }
+    Tensor v = x.reshape(shape);
+    views.put(key, new ViewKey(x, v));
+    return v;
+  }
+
+  private static final class ViewKey {
+    final Tensor source;
+    final Tensor view;
+
+    ViewKey(Tensor source, Tensor view) {
+      this.source = source;
+      this.view = view;
+    }
+  }
+
+  private final Map<String, ViewKey> views = new HashMap<>();
+
+  /** {@code x} in f32: x itself when it is f32, else a cast into a buffer. */
+  protected Tensor asF32(String key, Tensor x) {
+    if (x.dtype() == DType.F32) {
+      return x;
+    }
+    Tensor b = buffer(key, DType.F32, x.shape());
+    org.ndrt.Ops.cast(x, DType.F32, b);
+    return b;
+  }
+
+  /** {@code x} in the compute dtype: x itself when it already is, else a cast into a buffer. */
+  protected Tensor asCompute(String key, Tensor x) {
+    if (x.dtype() == dtype) {
+      return x;
+    }
+    Tensor b = buffer(key, dtype, x.shape());
+    org.ndrt.Ops.cast(x, dtype, b);
+    return b;
+  }
+
+  /** Releases the buffers and cached views (the parameter views belong to the network). */
+  @Override
+  public void close() {
+    for (ViewKey k : views.values()) {
+      k.view.close();
+    }
+    views.clear();
+    for (Tensor t : buffers.values()) {
+      t.close();
+    }
+    buffers.clear();
+  }
+
+  /** [N, rest...] with N replaced. */
+  protected static long[] withBatch(long n, long... rest) {
+    long[] s = new long[rest.length + 1];
+    s[0] = n;
+    System.arraycopy(rest, 0, s, 1, rest.length);
+    return s;
+  }
+}

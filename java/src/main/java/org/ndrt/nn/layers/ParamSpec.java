@@ -1,0 +1,58 @@
+package org.ndrt.nn.layers;
+
+/**
+ * One parameter array of a layer: its shape, what it is (which decides L2, training and where it
+ * sits in the flat vector) and how it starts.
+ */
+public final class ParamSpec {
+  /** What a parameter is. */
+  public enum Kind {
+    /** Trained, with L2 / weight decay (weights). */
+    WEIGHT,
+    /** Trained, without L2 (biases, batch-norm gamma/beta). */
+    BIAS,
+    /** Not trained: updated by the layer itself (batch-norm running statistics). */
+    STATE
+  }
+
+  public final String name;
+  public final long[] shape;
+  public final Kind kind;
+  /** Fans for the weight initialisation (weights only). */
+  public final long fanIn;
+  public final long fanOut;
+  /** The starting value of BIAS and STATE parameters. */
+  public final double initValue;
+  /** Kept in f32 even under mixed precision (batch-norm parameters, which compute in f32). */
+  public final boolean f32Only;
+
+  private ParamSpec(String name, long[] shape, Kind kind, long fanIn, long fanOut, double initValue, boolean f32Only) {
+    this.name = name;
+    this.shape = shape.clone();
+    this.kind = kind;
+    this.fanIn = fanIn;
+    this.fanOut = fanOut;
+    this.initValue = initValue;
+    this.f32Only = f32Only;
+  }
+
+  public static ParamSpec weight(String name, long fanIn, long fanOut, long... shape) {
+    return new ParamSpec(name, shape, Kind.WEIGHT, fanIn, fanOut, 0, false);
+  }
+
+  public static ParamSpec bias(String name, double init, boolean f32Only, long... shape) {
+    return new ParamSpec(name, shape, Kind.BIAS, 0, 0, init, f32Only);
+  }
+
+  public static ParamSpec state(String name, double init, long... shape) {
+    return new ParamSpec(name, shape, Kind.STATE, 0, 0, init, true);
+  }
+
+  public long numel() {
+    long n = 1;
+    for (long d : shape) {
+      n *= d;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""PyTorch (CPU) peer of the Java LeNet benchmark (java/src/bench/.../LeNetBench.java).
+
+The network of LeNetMnist.lenet: conv 5x5x20, maxpool 2, conv 5x5x50, maxpool 2, dense 500 relu,
+linear 10, cross-entropy (softmax + NLL, mean over the batch); Xavier normal weights
+(Normal(0, sqrt(2 / (fanIn + fanOut))), as Deeplearning4j's XAVIER), zero biases; SGD with Nesterov
+momentum 0.9, lr 0.01, weight decay 0.0005 on the weights only (DL4J's coupled l2); inputs pixel / 255.
+
+Usage:
+  lenet_torch.py speed --threads T --data DIR [--iters 100] [--warmup 20] [--reps 5] [--batch 64]
+                       [--variants eager,channels_last,trace,channels_last_trace,no_mkldnn] [--label NAME]
+  lenet_torch.py accuracy --data DIR [--epochs 3] [--seeds 1,2,3] [--threads T] [--batch 64]
+
+DIR holds the split written by `LeNetBench export-split` (train-images-idx3-ubyte, ...).
+
+speed: one JSON line per variant and repetition, {"impl":"torch","variant":...,"threads":T,"img_s":...}:
+minibatches of the train part preloaded as tensors and cycled, `warmup` steps, then `reps` timed runs
+of `iters` steps (time.perf_counter; cpu_util = process cpu time / wall time; others_busy = cores that
+other processes kept busy meanwhile, from /proc/stat, -1 where there is none). torch.set_num_threads(T)
+and set_num_interop_threads(1) are called first; the caller sets OMP_NUM_THREADS etc. in the environment
+(those must be set before torch loads) and names that setting with --label.
+
+accuracy: per seed, trains `epochs` epochs (train part reshuffled every epoch by a generator seeded
+from the seed) and prints one JSON line per epoch with the test accuracy over the whole test part.
+"""
+import argparse
+import json
+import os
+import struct
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def read_idx_ubyte(path):
+    """An unsigned-byte IDX file as a uint8 tensor with its dims."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] != 0x08:
+        raise ValueError(f"{path}: not an unsigned-byte IDX file")
+    rank = raw[3]
+    dims = struct.unpack(">" + "I" * rank, raw[4:4 + 4 * rank])
+    count = 1
+    for d in dims:
+        count *= d
+    body = raw[4 + 4 * rank:]
+    if len(body) != count:
+        raise ValueError(f"{path}: dims {dims} need {count} bytes, the file has {len(body)}")
+    return torch.frombuffer(bytearray(body), dtype=torch.uint8).reshape(dims)
+
+
+def load_part(data, part):
+    """(images f32 [N, 1, 28, 28] in [0, 1], labels int64 [N]) of 'train' or 'test'."""
+    x = read_idx_ubyte(os.path.join(data, f"{part}-images-idx3-ubyte"))
+    y = read_idx_ubyte(os.path.join(data, f"{part}-labels-idx1-ubyte"))
+    if x.shape[0] != y.shape[0]:
+        raise ValueError(f"{data}: {x.shape[0]} {part} images but {y.shape[0]} labels")
+    return x.reshape(-1, 1, 28, 28).float() / 255.0, y.long()
+
+
+class LeNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 20, 5)
+        self.conv2 = nn.Conv2d(20, 50, 5)
+        self.fc1 = nn.Linear(50 * 4 * 4, 500)
+        self.fc2 = nn.Linear(500, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(self.conv1(x), 2, 2)
+        x = F.max_pool2d(self.conv2(x), 2, 2)
+        x = F.relu(self.fc1(torch.flatten(x, 1)))
+        return self.fc2(x)
+
+
+def make_model(seed):
+    torch.manual_seed(seed)
+    m = LeNet()
+    for layer in (m.conv1, m.conv2, m.fc1, m.fc2):
+        nn.init.xavier_normal_(layer.weight)  # fan_in = in * kh * kw, fan_out = out * kh * kw, as DL4J
+        nn.init.zeros_(layer.bias)
+    return m
+
+
+def make_optimizer(model):
+    weights = [p for n, p in model.named_parameters() if n.endswith("weight")]
+    biases = [p for n, p in model.named_parameters() if n.endswith("bias")]
+    return torch.optim.SGD([{"params": weights, "weight_decay": 5e-4}, {"params": biases, "weight_decay": 0.0}],
+                           lr=0.01, momentum=0.9, nesterov=True)
+
+
+def system_busy_s():
+    """Busy cpu seconds of the whole machine so far (user, nice, system, irq, softirq, steal), or None."""
+    try:
+        with open("/proc/stat") as f:
+            v = f.readline().split()
+        return sum(int(v[i]) for i in (1, 2, 3, 6, 7, 8)) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def train_step(model, opt, x, y):
+    opt.zero_grad(set_to_none=True)
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    opt.step()
+    return loss
+
+
+VARIANTS = ("eager", "channels_last", "trace", "channels_last_trace", "no_mkldnn")
+
+
+def build_variant(name, seed, example):
+    """(model to train, input converter, context manager factory) for one formulation."""
+    model = make_model(seed)
+    convert = lambda x: x  # noqa: E731
+    if name.startswith("channels_last"):
+        model = model.to(memory_format=torch.channels_last)
+        convert = lambda x: x.contiguous(memory_format=torch.channels_last)  # noqa: E731
+    if name.endswith("trace"):
+        model = torch.jit.trace(model, convert(example))
+    if name not in VARIANTS:
+        raise SystemExit(f"lenet_torch.py: unknown variant {name} (known: {', '.join(VARIANTS)})")
+    mkldnn = name != "no_mkldnn"
+    return model, convert, lambda: torch.backends.mkldnn.flags(enabled=mkldnn)
+
+
+def speed(args):
+    x, y = load_part(args.data, "train")
+    n = x.shape[0] // args.batch
+    if n == 0:
+        raise SystemExit(f"lenet_torch.py: fewer than {args.batch} train images")
+    for variant in args.variants.split(","):
+        with torch.backends.mkldnn.flags(enabled=True):
+            model, convert, flags = build_variant(variant, args.seed, x[:args.batch])
+        batches = [(convert(x[i * args.batch:(i + 1) * args.batch].clone()), y[i * args.batch:(i + 1) * args.batch].clone())
+                   for i in range(n)]
+        opt = make_optimizer(model)
+        nxt = 0
+        with flags():
+            for _ in range(args.warmup):
+                train_step(model, opt, *batches[nxt])
+                nxt = (nxt + 1) % n
+            for rep in range(args.reps):
+                b0, c0, t0 = system_busy_s(), time.process_time(), time.perf_counter()
+                for _ in range(args.iters):
+                    loss = train_step(model, opt, *batches[nxt])
+                    nxt = (nxt + 1) % n
+                wall = time.perf_counter() - t0
+                cpu = time.process_time() - c0
+                b1 = system_busy_s()
+                others = -1 if b0 is None or b1 is None else max(0.0, b1 - b0 - cpu) / wall
+                value = loss.item()
+                if value != value or abs(value) == float("inf"):
+                    raise SystemExit(f"lenet_torch.py: {variant}: loss {value}")
+                print(json.dumps({"impl": "torch", "variant": variant, "label": args.label, "threads": args.threads,
+                                  "batch": args.batch, "iters": args.iters, "rep": rep,
+                                  "img_s": round(args.iters * args.batch / wall, 1),
+                                  "ms_per_iter": round(wall * 1e3 / args.iters, 3),
+                                  "cpu_util": round(cpu / wall, 2), "others_busy": round(others, 2), "loss": round(value, 4)}), flush=True)
+
+
+def accuracy(args):
+    xtr, ytr = load_part(args.data, "train")
+    xte, yte = load_part(args.data, "test")
+    for seed in (int(s) for s in args.seeds.split(",")):
+        model = make_model(seed)
+        opt = make_optimizer(model)
+        gen = torch.Generator().manual_seed(seed)
+        t0 = time.perf_counter()
+        for epoch in range(1, args.epochs + 1):
+            model.train()
+            order = torch.randperm(xtr.shape[0], generator=gen)
+            for i in range(0, xtr.shape[0], args.batch):
+                idx = order[i:i + args.batch]
+                train_step(model, opt, xtr[idx], ytr[idx])
+            model.eval()
+            with torch.no_grad():
+                pred = torch.cat([model(xte[i:i + 1000]).argmax(1) for i in range(0, xte.shape[0], 1000)])
+            acc = (pred == yte).float().mean().item()
+            print(json.dumps({"impl": "torch", "mode": "accuracy", "seed": seed, "epochs_total": args.epochs, "epoch": epoch,
+                              "test_acc": round(acc, 4), "train_s": round(time.perf_counter() - t0, 1)}), flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("mode", choices=("speed", "accuracy"))
+    p.add_argument("--data", required=True, help="folder with the exported split")
+    p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: leave torch's default)")
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--iters", type=int, default=100)
+    p.add_argument("--warmup", type=int, default=20)
+    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--seed", type=int, default=123, help="speed: the weights' seed")
+    p.add_argument("--variants", default=",".join(VARIANTS))
+    p.add_argument("--label", default="", help="speed: names the thread environment in the output")
+    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--seeds", default="1,2,3")
+    args = p.parse_args()
+    if args.batch < 1 or args.iters < 1 or args.reps < 1 or args.warmup < 0 or args.epochs < 1:
+        p.error("batch, iters, reps, epochs must be >= 1 and warmup >= 0")
+    torch.set_num_interop_threads(1)
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+    args.threads = torch.get_num_threads()
+    speed(args) if args.mode == "speed" else accuracy(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

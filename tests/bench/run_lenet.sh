@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# LeNet training from Java (ndrt) side by side with the same network in PyTorch 1.13 CPU, and the
+# test accuracy of both on the same MNIST split. Builds nothing.
+#
+#   tests/bench/run_lenet.sh [NDRT_JAR [BENCH_JAR [DATA_DIR]]]
+#
+# NDRT_JAR defaults to <repo>/build/java/ndrt.jar, BENCH_JAR to <repo>/build/java/ndrt-bench.jar;
+# DATA_DIR is where MnistDataSetIterator finds (or fetches) MNIST (default: its own default folder).
+# Environment: ROUNDS (5), THREADS ("1 2"), ITERS (100), WARMUP (20), TORCH_ENVS ("env default"),
+# VARIANTS (lenet_torch.py's formulations, comma-separated; default all), SEEDS (torch accuracy seeds,
+# "1,2,3"), EPOCHS (3), LONG_EPOCHS (12; 0 skips the long runs), ACC_THREADS (threads of the accuracy
+# runs, both sides: 1, which a busy shared machine disturbs least), JAVA_OPTS (extra JVM flags),
+# PYTHON (/usr/bin/python3), NDRT_LENET_OUT (folder for the split and the raw JSON; default a temp dir),
+# QUIET_BUDGET (seconds, 120): before each speed run, wait while other processes keep more than a
+# quarter of a core busy, up to this many seconds in all.
+#
+# Speed: for each round and thread count, one ndrt-java process and one torch process per thread
+# environment, in an order that alternates between rounds (so a burst of load on a shared machine
+# does not land on one side only); each prints one timed run of ITERS steps after WARMUP steps. Torch
+# environments: "env" sets OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and MKL_NUM_THREADS to the thread
+# count, "default" leaves them unset (torch.set_num_threads and set_num_interop_threads(1) in both).
+# The report takes torch's best formulation as the peer. Each run records the cores other processes
+# kept busy during its timed steps (others_busy) and the 1-minute load average before it; the report's
+# medians use the runs that others left alone (report_lenet.py --clean).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+jar="${1:-$repo/build/java/ndrt.jar}"
+bench="${2:-$repo/build/java/ndrt-bench.jar}"
+data="${3:-}"
+rounds="${ROUNDS:-5}"
+threads="${THREADS:-1 2}"
+iters="${ITERS:-100}"
+warmup="${WARMUP:-20}"
+torch_envs="${TORCH_ENVS:-env default}"
+variants="${VARIANTS:-}"
+seeds="${SEEDS:-1,2,3}"
+epochs="${EPOCHS:-3}"
+long_epochs="${LONG_EPOCHS:-12}"
+acc_threads="${ACC_THREADS:-1}"
+python="${PYTHON:-/usr/bin/python3}"
+read -r -a java_opts <<< "${JAVA_OPTS:-}"
+
+for f in "${jar%%:*}" "$bench"; do
+  [[ -e "$f" ]] || { echo "run_lenet.sh: no '$f' (build the targets ndrt_jar and ndrt_java_bench, or pass the paths)" >&2; exit 2; }
+done
+"$python" -c 'import torch' 2>/dev/null || { echo "run_lenet.sh: $python has no torch (Debian: python3-torch)" >&2; exit 2; }
+out="${NDRT_LENET_OUT:-$(mktemp -d --tmpdir ndrt_lenet.XXXXXX)}"
+mkdir -p "$out"
+results="$out/results.jsonl"
+: > "$results"
+cp=("$jar:$bench")
+data_arg=()
+[[ -n "$data" ]] && data_arg=(--data "$data")
+variant_arg=()
+[[ -n "$variants" ]] && variant_arg=(--variants "$variants")
+load1() { cut -d' ' -f1 /proc/loadavg; }
+quiet_left="${QUIET_BUDGET:-120}"
+tck="$(getconf CLK_TCK)"
+busy_ticks() { awk 'NR == 1 { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+# Waits (from the shared budget) until a one-second sample shows at most a quarter core busy.
+wait_quiet() {
+  local b0 b1
+  while :; do
+    b0="$(busy_ticks)"; sleep 1; b1="$(busy_ticks)"
+    if (( 4 * (b1 - b0) <= tck || quiet_left <= 0 )); then return; fi
+    quiet_left=$((quiet_left - 1))
+  done
+}
+
+# Appends the JSON lines of one run, each with the load average read before it and the round.
+record() {
+  local round="$1" load
+  shift
+  wait_quiet
+  load="$(load1)"
+  "$@" | sed -n "s/}\$/,\"load1\":$load,\"round\":$round}/p" | tee -a "$results"
+}
+
+java_speed() {
+  java "${java_opts[@]}" -cp "${cp[@]}" org.ndrt.bench.LeNetBench speed --threads "$1" --iters "$iters" \
+    --warmup "$warmup" --reps 1 "${data_arg[@]}"
+}
+torch_speed() {  # threads env
+  if [[ "$2" == env ]]; then
+    OMP_NUM_THREADS="$1" OPENBLAS_NUM_THREADS="$1" MKL_NUM_THREADS="$1" "$python" "$here/lenet_torch.py" speed \
+      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --label env "${variant_arg[@]}"
+  else
+    env -u OMP_NUM_THREADS -u OPENBLAS_NUM_THREADS -u MKL_NUM_THREADS "$python" "$here/lenet_torch.py" speed \
+      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --label default "${variant_arg[@]}"
+  fi
+}
+
+start=$SECONDS
+echo "== $(date -u +%FT%TZ) $(nproc) cores, load $(cat /proc/loadavg); $(java -version 2>&1 | head -1);" \
+     "torch $("$python" -c 'import torch; print(torch.__version__)')"
+echo "== the split (LeNetBench export-split) -> $out/split"
+java "${java_opts[@]}" -cp "${cp[@]}" org.ndrt.bench.LeNetBench export-split "$out/split" "${data_arg[@]}"
+
+echo "== speed: $rounds rounds x threads {$threads}, $iters timed steps after $warmup warm-up steps"
+for ((r = 0; r < rounds; ++r)); do
+  for t in $threads; do
+    if ((r % 2 == 0)); then
+      record "$r" java_speed "$t"
+      for e in $torch_envs; do record "$r" torch_speed "$t" "$e"; done
+    else
+      for e in $torch_envs; do record "$r" torch_speed "$t" "$e"; done
+      record "$r" java_speed "$t"
+    fi
+  done
+done
+echo "== speed took $((SECONDS - start)) s ($((${QUIET_BUDGET:-120} - quiet_left)) s of it waiting for quiet)"
+
+# LeNetMnist prints "epoch N: test accuracy A, F1 F"; turned into the report's JSON lines.
+java_accuracy() {
+  local n="$1" log="$out/lenet_java_$1.log"
+  echo "== ndrt-java accuracy: LeNetMnist --epochs $n --threads $acc_threads (seed 123) -> $log"
+  java "${java_opts[@]}" -cp "${cp[@]}" org.ndrt.examples.LeNetMnist --epochs "$n" --threads "$acc_threads" \
+    "${data_arg[@]}" > "$log" 2>&1 || { cat "$log" >&2; exit 1; }
+  sed -n 's/^epoch \([0-9]*\): test accuracy \([0-9.]*\).*/{"impl":"ndrt-java","mode":"accuracy","seed":123,"epochs_total":'"$n"',"epoch":\1,"test_acc":\2}/p' \
+    "$log" | tee -a "$results"
+  grep -q "^epoch $n:" "$log" || { echo "run_lenet.sh: no 'epoch $n:' line in $log" >&2; exit 1; }
+}
+torch_accuracy() {  # epochs seeds
+  echo "== torch accuracy: $1 epochs, seeds $2, $acc_threads threads"
+  OMP_NUM_THREADS="$acc_threads" OPENBLAS_NUM_THREADS="$acc_threads" MKL_NUM_THREADS="$acc_threads" \
+    "$python" "$here/lenet_torch.py" accuracy --data "$out/split" --epochs "$1" --seeds "$2" --threads "$acc_threads" \
+    | tee -a "$results"
+}
+java_accuracy "$epochs"
+torch_accuracy "$epochs" "$seeds"
+if ((long_epochs > epochs)); then
+  java_accuracy "$long_epochs"
+  torch_accuracy "$long_epochs" "${seeds%%,*}"
+fi
+echo "== total $((SECONDS - start)) s, load now $(cat /proc/loadavg)"
+echo
+"$python" "$here/report_lenet.py" "$results"
+echo
+echo "(raw results: $results)"
