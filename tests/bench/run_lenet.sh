@@ -6,13 +6,19 @@
 #
 # NDRT_JAR defaults to <repo>/build/java/ndrt.jar, BENCH_JAR to <repo>/build/java/ndrt-bench.jar;
 # DATA_DIR is where MnistDataSetIterator finds (or fetches) MNIST (default: its own default folder).
-# Environment: ROUNDS (5), THREADS ("1 2"), ITERS (100), WARMUP (20), TORCH_ENVS ("env default"),
-# VARIANTS (lenet_torch.py's formulations, comma-separated; default all), SEEDS (torch accuracy seeds,
-# "1,2,3"), EPOCHS (3), LONG_EPOCHS (12; 0 skips the long runs), ACC_THREADS (threads of the accuracy
-# runs, both sides: 1, which a busy shared machine disturbs least), JAVA_OPTS (extra JVM flags),
-# PYTHON (/usr/bin/python3), NDRT_LENET_OUT (folder for the split and the raw JSON; default a temp dir),
-# QUIET_BUDGET (seconds, 120): before each speed run, wait while other processes keep more than a
-# quarter of a core busy, up to this many seconds in all.
+# Environment:
+#   ROUNDS (5), THREADS ("1 2"), ITERS (100), WARMUP (20);
+#   MAX_SECONDS (3): cap of each warm-up and timed run, so a busy machine cannot stretch the run
+#     without bound;
+#   TORCH_ENVS ("env"; "env default" tries both, see below);
+#   VARIANTS: lenet_torch.py's formulations, comma-separated, or "all" (default
+#     eager,channels_last,channels_last_trace: trace and no_mkldnn were never faster here);
+#   SEEDS (torch accuracy seeds, "1,2,3"), EPOCHS (3), LONG_EPOCHS (12; 0 skips the long runs);
+#   ACC_THREADS (1): threads of the accuracy runs, both sides (1: what a busy machine disturbs least);
+#   QUIET_BUDGET (60): before each speed run, wait while other processes keep more than a quarter of
+#     a core busy, up to this many seconds in all;
+#   JAVA_OPTS (extra JVM flags), PYTHON (/usr/bin/python3), NDRT_LENET_OUT (folder for the split,
+#     logs and raw JSON; default a new temporary folder).
 #
 # Speed: for each round and thread count, one ndrt-java process and one torch process per thread
 # environment, in an order that alternates between rounds (so a burst of load on a shared machine
@@ -32,8 +38,9 @@ rounds="${ROUNDS:-5}"
 threads="${THREADS:-1 2}"
 iters="${ITERS:-100}"
 warmup="${WARMUP:-20}"
-torch_envs="${TORCH_ENVS:-env default}"
-variants="${VARIANTS:-}"
+max_seconds="${MAX_SECONDS:-3}"
+torch_envs="${TORCH_ENVS:-env}"
+variants="${VARIANTS:-eager,channels_last,channels_last_trace}"
 seeds="${SEEDS:-1,2,3}"
 epochs="${EPOCHS:-3}"
 long_epochs="${LONG_EPOCHS:-12}"
@@ -42,9 +49,15 @@ python="${PYTHON:-/usr/bin/python3}"
 read -r -a java_opts <<< "${JAVA_OPTS:-}"
 
 for f in "${jar%%:*}" "$bench"; do
-  [[ -e "$f" ]] || { echo "run_lenet.sh: no '$f' (build the targets ndrt_jar and ndrt_java_bench, or pass the paths)" >&2; exit 2; }
+  if [[ ! -e "$f" ]]; then
+    echo "run_lenet.sh: no '$f' (build the targets ndrt_jar and ndrt_java_bench, or pass the paths)" >&2
+    exit 2
+  fi
 done
-"$python" -c 'import torch' 2>/dev/null || { echo "run_lenet.sh: $python has no torch (Debian: python3-torch)" >&2; exit 2; }
+if ! "$python" -c 'import torch' 2>/dev/null; then
+  echo "run_lenet.sh: $python has no torch (Debian: python3-torch)" >&2
+  exit 2
+fi
 out="${NDRT_LENET_OUT:-$(mktemp -d --tmpdir ndrt_lenet.XXXXXX)}"
 mkdir -p "$out"
 results="$out/results.jsonl"
@@ -55,7 +68,7 @@ data_arg=()
 variant_arg=()
 [[ -n "$variants" ]] && variant_arg=(--variants "$variants")
 load1() { cut -d' ' -f1 /proc/loadavg; }
-quiet_left="${QUIET_BUDGET:-120}"
+quiet_left="${QUIET_BUDGET:-60}"
 tck="$(getconf CLK_TCK)"
 busy_ticks() { awk 'NR == 1 { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 # Waits (from the shared budget) until a one-second sample shows at most a quarter core busy.
@@ -79,15 +92,17 @@ record() {
 
 java_speed() {
   java "${java_opts[@]}" -cp "${cp[@]}" org.ndrt.bench.LeNetBench speed --threads "$1" --iters "$iters" \
-    --warmup "$warmup" --reps 1 "${data_arg[@]}"
+    --warmup "$warmup" --reps 1 --max-seconds "$max_seconds" "${data_arg[@]}"
 }
 torch_speed() {  # threads env
   if [[ "$2" == env ]]; then
     OMP_NUM_THREADS="$1" OPENBLAS_NUM_THREADS="$1" MKL_NUM_THREADS="$1" "$python" "$here/lenet_torch.py" speed \
-      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --label env "${variant_arg[@]}"
+      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --max-seconds "$max_seconds" \
+      --label env "${variant_arg[@]}"
   else
     env -u OMP_NUM_THREADS -u OPENBLAS_NUM_THREADS -u MKL_NUM_THREADS "$python" "$here/lenet_torch.py" speed \
-      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --label default "${variant_arg[@]}"
+      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --max-seconds "$max_seconds" \
+      --label default "${variant_arg[@]}"
   fi
 }
 
@@ -97,7 +112,8 @@ echo "== $(date -u +%FT%TZ) $(nproc) cores, load $(cat /proc/loadavg); $(java -v
 echo "== the split (LeNetBench export-split) -> $out/split"
 java "${java_opts[@]}" -cp "${cp[@]}" org.ndrt.bench.LeNetBench export-split "$out/split" "${data_arg[@]}"
 
-echo "== speed: $rounds rounds x threads {$threads}, $iters timed steps after $warmup warm-up steps"
+echo "== speed: $rounds rounds x threads {$threads}, $iters timed steps (at most ${max_seconds} s) after $warmup" \
+     "warm-up steps; torch: $variants x {$torch_envs}"
 for ((r = 0; r < rounds; ++r)); do
   for t in $threads; do
     if ((r % 2 == 0)); then
@@ -109,7 +125,7 @@ for ((r = 0; r < rounds; ++r)); do
     fi
   done
 done
-echo "== speed took $((SECONDS - start)) s ($((${QUIET_BUDGET:-120} - quiet_left)) s of it waiting for quiet)"
+echo "== speed took $((SECONDS - start)) s ($((${QUIET_BUDGET:-60} - quiet_left)) s of it waiting for quiet)"
 
 # LeNetMnist prints "epoch N: test accuracy A, F1 F"; turned into the report's JSON lines.
 java_accuracy() {
@@ -117,15 +133,15 @@ java_accuracy() {
   echo "== ndrt-java accuracy: LeNetMnist --epochs $n --threads $acc_threads (seed 123) -> $log"
   java "${java_opts[@]}" -cp "${cp[@]}" org.ndrt.examples.LeNetMnist --epochs "$n" --threads "$acc_threads" \
     "${data_arg[@]}" > "$log" 2>&1 || { cat "$log" >&2; exit 1; }
-  sed -n 's/^epoch \([0-9]*\): test accuracy \([0-9.]*\).*/{"impl":"ndrt-java","mode":"accuracy","seed":123,"epochs_total":'"$n"',"epoch":\1,"test_acc":\2}/p' \
-    "$log" | tee -a "$results"
+  local json='{"impl":"ndrt-java","mode":"accuracy","seed":123,"epochs_total":'"$n"',"epoch":\1,"test_acc":\2}'
+  sed -n "s/^epoch \([0-9]*\): test accuracy \([0-9.]*\).*/$json/p" "$log" | tee -a "$results"
   grep -q "^epoch $n:" "$log" || { echo "run_lenet.sh: no 'epoch $n:' line in $log" >&2; exit 1; }
 }
 torch_accuracy() {  # epochs seeds
   echo "== torch accuracy: $1 epochs, seeds $2, $acc_threads threads"
   OMP_NUM_THREADS="$acc_threads" OPENBLAS_NUM_THREADS="$acc_threads" MKL_NUM_THREADS="$acc_threads" \
-    "$python" "$here/lenet_torch.py" accuracy --data "$out/split" --epochs "$1" --seeds "$2" --threads "$acc_threads" \
-    | tee -a "$results"
+    "$python" "$here/lenet_torch.py" accuracy --data "$out/split" --epochs "$1" --seeds "$2" \
+    --threads "$acc_threads" | tee -a "$results"
 }
 java_accuracy "$epochs"
 torch_accuracy "$epochs" "$seeds"

@@ -25,13 +25,15 @@ import org.ndrt.nn.MultiLayerNetwork;
  *
  * <pre>
  * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench speed [--threads T] [--iters 100]
- *      [--warmup 20] [--reps 5] [--batch 64] [--seed 123] [--data DIR] [--profile 0|1]
+ *      [--warmup 20] [--reps 5] [--max-seconds 0] [--batch 64] [--seed 123] [--data DIR] [--profile 0|1]
  * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]
  * </pre>
  *
  * <p>{@code speed}: trains {@code LeNetMnist.lenet(seed, F32)} on minibatches of the train part,
  * loaded into memory before timing (one epoch of the iterator, cycled), so data loading is not
  * measured. After {@code warmup} iterations it times {@code reps} runs of {@code iters} iterations
+ * (warm-up and each run stop early once {@code max-seconds} have passed, when it is above 0: a bound
+ * on a busy machine's run time; the JSON line gives the iterations done)
  * and prints one JSON line per run: {@code {"impl":"ndrt-java","threads":T,"img_s":...}}, with the
  * process cpu time over wall time ({@code cpu_util}: how many cores it kept busy), the cores other
  * processes kept busy meanwhile ({@code others_busy}, from /proc/stat; -1 where there is none: on a
@@ -65,14 +67,7 @@ public final class LeNetBench {
     } else if (!mode.equals("speed")) {
       usage("unknown mode " + mode);
     }
-    int threads = 0;
-    int iters = 100;
-    int warmup = 20;
-    int reps = 5;
-    int batch = 64;
-    long seed = 123;
-    Path data = null;
-    boolean profile = false;
+    Speed o = new Speed();
     for (int i = first; i < args.length; i += 2) {
       String a = args[i];
       if (i + 1 >= args.length) {
@@ -81,27 +76,28 @@ public final class LeNetBench {
       String v = args[i + 1];
       try {
         switch (a) {
-          case "--threads": threads = positive(a, Integer.parseInt(v)); break;
-          case "--iters": iters = positive(a, Integer.parseInt(v)); break;
-          case "--warmup": warmup = Integer.parseInt(v); break;
-          case "--reps": reps = positive(a, Integer.parseInt(v)); break;
-          case "--batch": batch = positive(a, Integer.parseInt(v)); break;
-          case "--seed": seed = Long.parseLong(v); break;
-          case "--data": data = Path.of(v); break;
-          case "--profile": profile = Integer.parseInt(v) != 0; break;
+          case "--threads": o.threads = positive(a, Integer.parseInt(v)); break;
+          case "--iters": o.iters = positive(a, Integer.parseInt(v)); break;
+          case "--warmup": o.warmup = Integer.parseInt(v); break;
+          case "--reps": o.reps = positive(a, Integer.parseInt(v)); break;
+          case "--batch": o.batch = positive(a, Integer.parseInt(v)); break;
+          case "--max-seconds": o.maxSeconds = Double.parseDouble(v); break;
+          case "--seed": o.seed = Long.parseLong(v); break;
+          case "--data": o.data = Path.of(v); break;
+          case "--profile": o.profile = Integer.parseInt(v) != 0; break;
           default: usage("unknown option " + a);
         }
       } catch (NumberFormatException e) {
         usage("not a number after " + a + ": " + v);
       }
     }
-    if (warmup < 0) {
-      usage("--warmup must be >= 0");
+    if (o.warmup < 0 || !(o.maxSeconds >= 0)) {
+      usage("--warmup and --max-seconds must be >= 0");
     }
     if (exportDir != null) {
-      exportSplit(Path.of(exportDir), data, seed);
+      exportSplit(Path.of(exportDir), o.data, o.seed);
     } else {
-      speed(threads, iters, warmup, reps, batch, seed, data, profile);
+      o.run();
     }
   }
 
@@ -122,74 +118,95 @@ public final class LeNetBench {
 
   // ------------------------------------------------------------------------------------ speed
 
-  static void speed(int threads, int iters, int warmup, int reps, int batch, long seed, Path data,
-      boolean profile) throws IOException {
-    if (threads > 0) {
-      Ndrt.setConfig("cpu.threads", Integer.toString(threads));
+  /** The speed mode's options (defaults as in the usage line) and its run. */
+  static final class Speed {
+    int threads;  // 0: leave cpu.threads as it is
+    int iters = 100;
+    int warmup = 20;
+    int reps = 5;
+    int batch = 64;
+    double maxSeconds;  // 0: no cap
+    long seed = 123;
+    Path data;
+    boolean profile;
+
+    private List<DataSet> batches;
+    private int next;
+
+    /** Up to {@code n} steps, fewer when {@code capNs} (> 0) has passed since {@code t0}; the steps done. */
+    private int steps(MultiLayerNetwork net, int n, long t0, long capNs) {
+      int done = 0;
+      while (done < n) {
+        net.fit(batches.get(next));  // synchronous: the step reads its loss back
+        next = (next + 1) % batches.size();
+        ++done;
+        if (capNs > 0 && System.nanoTime() - t0 > capNs) {
+          break;
+        }
+      }
+      return done;
     }
-    int t = Integer.parseInt(Ndrt.config("cpu.threads"));
-    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    List<DataSet> batches = new ArrayList<>();
-    try {
-      MnistDataSetIterator it = mnist(data, seed).batchSize(batch).train(true).build();
-      while (it.hasNext()) {
-        DataSet ds = it.next();
-        if (ds.numExamples() == batch) {  // every timed step has the full batch
-          batches.add(ds);
-        } else {
+
+    void run() throws IOException {
+      if (threads > 0) {
+        Ndrt.setConfig("cpu.threads", Integer.toString(threads));
+      }
+      int t = Integer.parseInt(Ndrt.config("cpu.threads"));
+      long capNs = (long) (maxSeconds * 1e9);
+      OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      batches = new ArrayList<>();
+      try {
+        MnistDataSetIterator it = mnist(data, seed).batchSize(batch).train(true).build();
+        while (it.hasNext()) {
+          DataSet ds = it.next();
+          if (ds.numExamples() == batch) {  // every timed step has the full batch
+            batches.add(ds);
+          } else {
+            ds.close();
+          }
+        }
+        if (batches.isEmpty()) {
+          throw new IllegalStateException("the train part has fewer than " + batch + " examples");
+        }
+        try (MultiLayerNetwork net = new MultiLayerNetwork(LeNetMnist.lenet(seed, DType.F32))) {
+          net.init();
+          steps(net, warmup, System.nanoTime(), capNs);
+          for (int r = 0; r < reps; ++r) {
+            long busy0 = systemBusyNs();
+            long cpu0 = os.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            int done = steps(net, iters, t0, capNs);
+            double wall = (System.nanoTime() - t0) * 1e-9;
+            double cpu = (os.getProcessCpuTime() - cpu0) * 1e-9;
+            long busy1 = systemBusyNs();
+            double others = busy0 < 0 || busy1 < 0 ? -1 : Math.max(0, (busy1 - busy0) * 1e-9 - cpu) / wall;
+            double loss = net.score();
+            if (!Double.isFinite(loss)) {
+              throw new IllegalStateException("training diverged: loss " + loss + " after run " + r);
+            }
+            System.out.printf(Locale.ROOT,
+                "{\"impl\":\"ndrt-java\",\"variant\":\"f32\",\"threads\":%d,\"batch\":%d,\"iters\":%d,\"rep\":%d,"
+                    + "\"img_s\":%.1f,\"ms_per_iter\":%.3f,\"cpu_util\":%.2f,\"others_busy\":%.2f,\"loss\":%.4f,"
+                    + "\"os_threads\":%d}%n",
+                t, batch, done, r, (double) done * batch / wall, wall * 1e3 / done, cpu / wall, others, loss,
+                osThreads());
+          }
+          if (profile) {
+            NdrtC.profiler_clear();
+            NdrtC.profiler_enable(1);
+            int done;
+            try {
+              done = steps(net, iters, System.nanoTime(), 0);
+            } finally {
+              NdrtC.profiler_enable(0);
+            }
+            System.err.printf(Locale.ROOT, "profile of %d steps, %d threads:%n%s%n", done, t, NdrtC.profiler_summary());
+          }
+        }
+      } finally {
+        for (DataSet ds : batches) {
           ds.close();
         }
-      }
-      if (batches.isEmpty()) {
-        throw new IllegalStateException("the train part has fewer than " + batch + " examples");
-      }
-      try (MultiLayerNetwork net = new MultiLayerNetwork(LeNetMnist.lenet(seed, DType.F32))) {
-        net.init();
-        int next = 0;
-        for (int i = 0; i < warmup; ++i) {
-          net.fit(batches.get(next));
-          next = (next + 1) % batches.size();
-        }
-        for (int r = 0; r < reps; ++r) {
-          long busy0 = systemBusyNs();
-          long cpu0 = os.getProcessCpuTime();
-          long t0 = System.nanoTime();
-          for (int i = 0; i < iters; ++i) {
-            net.fit(batches.get(next));  // synchronous: the step reads its loss back
-            next = (next + 1) % batches.size();
-          }
-          double wall = (System.nanoTime() - t0) * 1e-9;
-          double cpu = (os.getProcessCpuTime() - cpu0) * 1e-9;
-          long busy1 = systemBusyNs();
-          double others = busy0 < 0 || busy1 < 0 ? -1 : Math.max(0, (busy1 - busy0) * 1e-9 - cpu) / wall;
-          double loss = net.score();
-          if (!Double.isFinite(loss)) {
-            throw new IllegalStateException("training diverged: loss " + loss + " after run " + r);
-          }
-          System.out.printf(Locale.ROOT,
-              "{\"impl\":\"ndrt-java\",\"variant\":\"f32\",\"threads\":%d,\"batch\":%d,\"iters\":%d,\"rep\":%d,"
-                  + "\"img_s\":%.1f,\"ms_per_iter\":%.3f,\"cpu_util\":%.2f,\"others_busy\":%.2f,\"loss\":%.4f,"
-                  + "\"os_threads\":%d}%n",
-              t, batch, iters, r, (double) iters * batch / wall, wall * 1e3 / iters, cpu / wall, others, loss,
-              osThreads());
-        }
-        if (profile) {
-          NdrtC.profiler_clear();
-          NdrtC.profiler_enable(1);
-          try {
-            for (int i = 0; i < iters; ++i) {
-              net.fit(batches.get(next));
-              next = (next + 1) % batches.size();
-            }
-          } finally {
-            NdrtC.profiler_enable(0);
-          }
-          System.err.printf(Locale.ROOT, "profile of %d steps, %d threads:%n%s%n", iters, t, NdrtC.profiler_summary());
-        }
-      }
-    } finally {
-      for (DataSet ds : batches) {
-        ds.close();
       }
     }
   }
@@ -287,8 +304,9 @@ public final class LeNetBench {
     if (error != null) {
       System.err.println("LeNetBench: " + error);
     }
-    System.err.println("usage: LeNetBench speed [--threads T] [--iters 100] [--warmup 20] [--reps 5] [--batch 64] "
-        + "[--seed 123] [--data DIR] [--profile 0|1]\n       LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]");
+    System.err.println("usage: LeNetBench speed [--threads T] [--iters 100] [--warmup 20] [--reps 5]\n"
+        + "                        [--max-seconds 0] [--batch 64] [--seed 123] [--data DIR] [--profile 0|1]\n"
+        + "       LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]");
     System.exit(error == null ? 0 : 2);
   }
 }
