@@ -329,7 +329,7 @@ void unary_kernel(OpContext& c) {
   using Co = compute_t<To>;
   const Params<Ci> prm = Op::template params<Ci>(c);
   Loop<2> L = make_loop<2>(*c.out[0], {c.in[0]});
-  const bool stream = stream_output<Op>(*c.out[0]);
+  [[maybe_unused]] const bool stream = stream_output<Op>(*c.out[0]);  // unused without AVX
   run_loop(L, [&](char** p, int64_t n, const int64_t* s) {
     To* o = reinterpret_cast<To*>(p[0]);
     const Ti* x = reinterpret_cast<const Ti*>(p[1]);
@@ -365,7 +365,7 @@ void binary_kernel(OpContext& c) {
   using Co = compute_t<To>;
   const Params<Ci> prm = Op::template params<Ci>(c);
   Loop<3> L = make_loop<3>(*c.out[0], {c.in[0], c.in[1]});
-  const bool stream = stream_output<Op>(*c.out[0]);
+  [[maybe_unused]] const bool stream = stream_output<Op>(*c.out[0]);  // unused without AVX
   std::atomic<bool> div_by_zero{false};
   run_loop(L, [&](char** p, int64_t n, const int64_t* s) {
     To* o = reinterpret_cast<To*>(p[0]);
