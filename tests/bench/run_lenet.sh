@@ -10,7 +10,7 @@
 #   ROUNDS (5), THREADS ("1 2"), ITERS (100), WARMUP (20);
 #   MAX_SECONDS (3): cap of each warm-up and timed run, so a busy machine cannot stretch the run
 #     without bound;
-#   TORCH_ENVS ("env"; "env default" tries both, see below);
+#   TORCH_ENVS ("blas1 env": torch's thread environments, see below);
 #   VARIANTS: lenet_torch.py's formulations, comma-separated, or "all" (default
 #     eager,channels_last,channels_last_trace: trace and no_mkldnn were never faster here);
 #   SEEDS (torch accuracy seeds, "1,2,3"), EPOCHS (3), LONG_EPOCHS (12; 0 skips the long runs);
@@ -22,9 +22,12 @@
 #
 # Speed: for each round and thread count, one ndrt-java process and one torch process per thread
 # environment, in an order that alternates between rounds (so a burst of load on a shared machine
-# does not land on one side only); each prints one timed run of ITERS steps after WARMUP steps. Torch
-# environments: "env" sets OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and MKL_NUM_THREADS to the thread
-# count, "default" leaves them unset (torch.set_num_threads and set_num_interop_threads(1) in both).
+# does not land on one side only); each prints one timed run of ITERS steps after WARMUP steps.
+# torch.set_num_threads(T) and set_num_interop_threads(1) always; torch's OpenMP pool and OpenBLAS's
+# own pool both start threads, so the environments are: "blas1" OMP_NUM_THREADS=T and
+# OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=1 (its fastest here: OpenBLAS's threads compete with OpenMP's
+# for the cores), "env" all three = T (the same as blas1 at T=1, run only once then), "default" none
+# set.
 # The report takes torch's best formulation as the peer. Each run records the cores other processes
 # kept busy during its timed steps (others_busy) and the 1-minute load average before it; the report's
 # medians use the runs that others left alone (report_lenet.py --clean).
@@ -39,7 +42,7 @@ threads="${THREADS:-1 2}"
 iters="${ITERS:-100}"
 warmup="${WARMUP:-20}"
 max_seconds="${MAX_SECONDS:-3}"
-torch_envs="${TORCH_ENVS:-env}"
+torch_envs="${TORCH_ENVS:-blas1 env}"
 variants="${VARIANTS:-eager,channels_last,channels_last_trace}"
 seeds="${SEEDS:-1,2,3}"
 epochs="${EPOCHS:-3}"
@@ -94,17 +97,34 @@ java_speed() {
   java "${java_opts[@]}" -cp "${cp[@]}" org.ndrt.bench.LeNetBench speed --threads "$1" --iters "$iters" \
     --warmup "$warmup" --reps 1 --max-seconds "$max_seconds" "${data_arg[@]}"
 }
-torch_speed() {  # threads env
-  if [[ "$2" == env ]]; then
-    OMP_NUM_THREADS="$1" OPENBLAS_NUM_THREADS="$1" MKL_NUM_THREADS="$1" "$python" "$here/lenet_torch.py" speed \
-      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --max-seconds "$max_seconds" \
-      --label env "${variant_arg[@]}"
-  else
-    env -u OMP_NUM_THREADS -u OPENBLAS_NUM_THREADS -u MKL_NUM_THREADS "$python" "$here/lenet_torch.py" speed \
-      --threads "$1" --data "$out/split" --iters "$iters" --warmup "$warmup" --reps 1 --max-seconds "$max_seconds" \
-      --label default "${variant_arg[@]}"
-  fi
+torch_speed() {  # threads environment
+  local blas
+  case "$2" in
+    blas1) blas=1 ;;
+    env) blas="$1" ;;
+    default) blas= ;;
+    *) echo "run_lenet.sh: unknown torch environment '$2' (blas1, env, default)" >&2; exit 2 ;;
+  esac
+  local -a vars=(-u OMP_NUM_THREADS -u OPENBLAS_NUM_THREADS -u MKL_NUM_THREADS)
+  [[ -n "$blas" ]] && vars+=(OMP_NUM_THREADS="$1" OPENBLAS_NUM_THREADS="$blas" MKL_NUM_THREADS="$blas")
+  env "${vars[@]}" "$python" "$here/lenet_torch.py" speed --threads "$1" --data "$out/split" --iters "$iters" \
+    --warmup "$warmup" --reps 1 --max-seconds "$max_seconds" --label "$2" "${variant_arg[@]}"
 }
+# The torch environments to run at T threads: "env" is "blas1" at one thread.
+envs_for() {
+  local e
+  for e in $torch_envs; do
+    if [[ "$1" == 1 && "$e" == env && " $torch_envs " == *" blas1 "* ]]; then continue; fi
+    echo "$e"
+  done
+}
+
+for e in $torch_envs; do
+  case "$e" in
+    blas1 | env | default) ;;
+    *) echo "run_lenet.sh: unknown torch environment '$e' in TORCH_ENVS (blas1, env, default)" >&2; exit 2 ;;
+  esac
+done
 
 start=$SECONDS
 echo "== $(date -u +%FT%TZ) $(nproc) cores, load $(cat /proc/loadavg); $(java -version 2>&1 | head -1);" \
@@ -118,9 +138,9 @@ for ((r = 0; r < rounds; ++r)); do
   for t in $threads; do
     if ((r % 2 == 0)); then
       record "$r" java_speed "$t"
-      for e in $torch_envs; do record "$r" torch_speed "$t" "$e"; done
+      for e in $(envs_for "$t"); do record "$r" torch_speed "$t" "$e"; done
     else
-      for e in $torch_envs; do record "$r" torch_speed "$t" "$e"; done
+      for e in $(envs_for "$t"); do record "$r" torch_speed "$t" "$e"; done
       record "$r" java_speed "$t"
     fi
   done
@@ -139,7 +159,7 @@ java_accuracy() {
 }
 torch_accuracy() {  # epochs seeds
   echo "== torch accuracy: $1 epochs, seeds $2, $acc_threads threads"
-  OMP_NUM_THREADS="$acc_threads" OPENBLAS_NUM_THREADS="$acc_threads" MKL_NUM_THREADS="$acc_threads" \
+  OMP_NUM_THREADS="$acc_threads" OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
     "$python" "$here/lenet_torch.py" accuracy --data "$out/split" --epochs "$1" --seeds "$2" \
     --threads "$acc_threads" | tee -a "$results"
 }
