@@ -8,19 +8,22 @@ momentum 0.9, lr 0.01, weight decay 0.0005 on the weights only (DL4J's coupled l
 
 Usage:
   lenet_torch.py speed --threads T --data DIR [--iters 100] [--warmup 20] [--reps 5] [--max-seconds 0]
-                       [--batch 64]
-                       [--variants eager,channels_last,trace,channels_last_trace,no_mkldnn] [--label NAME]
+                       [--batch 64] [--variants all|eager,channels_last,...] [--label NAME]
   lenet_torch.py accuracy --data DIR [--epochs 3] [--seeds 1,2,3] [--threads T] [--batch 64]
 
 DIR holds the split written by `LeNetBench export-split` (train-images-idx3-ubyte, ...).
 
-speed: one JSON line per variant and repetition, {"impl":"torch","variant":...,"threads":T,"img_s":...}:
-minibatches of the train part preloaded as tensors and cycled, `warmup` steps, then `reps` timed runs
-of `iters` steps (warm-up and each run stop early once --max-seconds have passed, when it is above 0;
-the line gives the steps done) (time.perf_counter; cpu_util = process cpu time / wall time; others_busy = cores that
-other processes kept busy meanwhile, from /proc/stat, -1 where there is none). torch.set_num_threads(T)
-and set_num_interop_threads(1) are called first; the caller sets OMP_NUM_THREADS etc. in the environment
-(those must be set before torch loads) and names that setting with --label.
+speed: one JSON line per variant and repetition, {"impl":"torch","variant":...,"threads":T,"img_s":...}.
+The train part's minibatches are preloaded as tensors and cycled: `warmup` steps, then `reps` timed
+runs of `iters` steps (time.perf_counter); warm-up and each run stop early once --max-seconds have
+passed, when it is above 0 (the line gives the steps done). cpu_util = process cpu time / wall time;
+others_busy = cores that other processes kept busy meanwhile (from /proc/stat; -1 where there is
+none). Variants: eager (NCHW), channels_last, trace (torch.jit.trace of the module), their mix
+channels_last_trace, and no_mkldnn (torch.backends.mkldnn off: the im2col + BLAS convolutions).
+torch.set_num_threads(T) and set_num_interop_threads(1) are called first; the caller sets
+OMP_NUM_THREADS / OPENBLAS_NUM_THREADS / MKL_NUM_THREADS (they must be set before torch loads) and
+names the setting with --label. Debian's torch does its matrix products in OpenBLAS, whose own
+threads compete with torch's OpenMP pool: OPENBLAS_NUM_THREADS=1 is its fastest setting here.
 
 accuracy: per seed, trains `epochs` epochs (train part reshuffled every epoch by a generator seeded
 from the seed) and prints one JSON line per epoch with the test accuracy over the whole test part.
@@ -39,6 +42,8 @@ import torch.nn.functional as F
 
 def read_idx_ubyte(path):
     """An unsigned-byte IDX file as a uint8 tensor with its dims."""
+    if not os.path.isfile(path):
+        raise SystemExit(f"lenet_torch.py: no {path} (write the split with LeNetBench export-split)")
     with open(path, "rb") as f:
         raw = f.read()
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] != 0x08:
@@ -117,6 +122,8 @@ VARIANTS = ("eager", "channels_last", "trace", "channels_last_trace", "no_mkldnn
 
 def build_variant(name, seed, example):
     """(model to train, input converter, context manager factory) for one formulation."""
+    if name not in VARIANTS:
+        raise SystemExit(f"lenet_torch.py: unknown variant {name} (known: {', '.join(VARIANTS)})")
     model = make_model(seed)
     convert = lambda x: x  # noqa: E731
     if name.startswith("channels_last"):
@@ -124,8 +131,6 @@ def build_variant(name, seed, example):
         convert = lambda x: x.contiguous(memory_format=torch.channels_last)  # noqa: E731
     if name.endswith("trace"):
         model = torch.jit.trace(model, convert(example))
-    if name not in VARIANTS:
-        raise SystemExit(f"lenet_torch.py: unknown variant {name} (known: {', '.join(VARIANTS)})")
     mkldnn = name != "no_mkldnn"
     return model, convert, lambda: torch.backends.mkldnn.flags(enabled=mkldnn)
 
