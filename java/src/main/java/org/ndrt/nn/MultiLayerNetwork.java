@@ -313,9 +313,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   public void fit(DataSet ds) {
     ensureInit();
     Tensor labels = checkLabels(ds);
-    if (mixed) {
-      Ops.cast(masterM, dtype, computeParams);
-    }
+    castParamsToCompute();
     forward(ds.features(), true);
     LayerImpl out = layers[layers.length - 1];
     score = Layers.loss(out, labels).item();
@@ -329,6 +327,13 @@ public final class MultiLayerNetwork implements AutoCloseable {
     ++iteration;
     for (TrainingListener l : listeners) {
       l.iterationDone(this, iteration, epoch, score, ds.numExamples());
+    }
+  }
+
+  /** Mixed precision: the layers' compute-dtype parameters from the f32 master copy (no-op in f32). */
+  private void castParamsToCompute() {
+    if (mixed) {
+      Ops.cast(masterM, dtype, computeParams);
     }
   }
 
@@ -401,9 +406,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   /** Inference-mode output (softmax probabilities for a softmax output layer), f32; the caller closes it. */
   public Tensor output(Tensor features) {
     ensureInit();
-    if (mixed) {
-      Ops.cast(masterM, dtype, computeParams);
-    }
+    castParamsToCompute();
     forward(features, false);
     return Layers.activate(layers[layers.length - 1]);
   }
@@ -417,9 +420,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   public double score(DataSet ds) {
     ensureInit();
     Tensor labels = checkLabels(ds);
-    if (mixed) {
-      Ops.cast(masterM, dtype, computeParams);
-    }
+    castParamsToCompute();
     forward(ds.features(), false);
     return Layers.loss(layers[layers.length - 1], labels).item();
   }
@@ -429,9 +430,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     ensureInit();
     it.reset();
     Evaluation e = new Evaluation((int) conf.outputLayer().nOut());
-    if (mixed) {
-      Ops.cast(masterM, dtype, computeParams);
-    }
+    castParamsToCompute();
     while (it.hasNext()) {
       try (DataSet ds = it.next()) {
         checkLabels(ds);

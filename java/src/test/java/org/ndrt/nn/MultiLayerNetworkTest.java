@@ -253,6 +253,9 @@ class MultiLayerNetworkTest {
     assertEquals(2 * 2 * 2, back.layers().get(4).nIn(), "dense nIn inferred from the pooled 2x2x2 maps");
     assertThrows(IllegalArgumentException.class, () -> MultiLayerConfiguration.fromJson(json.replace("ndrt-multilayer/1", "x")));
     assertThrows(IllegalArgumentException.class, () -> MultiLayerConfiguration.fromJson("{\"format\": "));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> MultiLayerConfiguration.fromJson(json.replaceFirst("\"kernel\": \\[3, 3\\]", "\"kernel\": [3, 3, 3]")));
+    assertTrue(e.getMessage().contains("\"kernel\" needs 2 values"), e.getMessage());
   }
 
   @Test

@@ -357,6 +357,15 @@ public final class Json {
     return out;
   }
 
+  /** A required array of exactly two integers (a 2-D kernel, stride, padding or dilation). */
+  public static int[] pair(Map<String, Object> m, String key) {
+    int[] v = ints(m, key);
+    if (v.length != 2) {
+      throw new IllegalArgumentException("configuration JSON: \"" + key + "\" needs 2 values, got " + v.length);
+    }
+    return v;
+  }
+
   /** {@code int[]} as a JSON list. */
   public static List<Object> list(int... v) {
     List<Object> l = new ArrayList<>();

@@ -136,10 +136,7 @@ public final class ConvolutionLayer extends Layer {
     }
 
     static Builder fromJson(Map<String, Object> m) {
-      int[] k = Json.ints(m, "kernel"), s = Json.ints(m, "stride"), p = Json.ints(m, "padding"), d = Json.ints(m, "dilation");
-      if (k.length != 2 || s.length != 2 || p.length != 2 || d.length != 2) {
-        throw new IllegalArgumentException("configuration JSON: ConvolutionLayer kernel/stride/padding/dilation need 2 values");
-      }
+      int[] k = Json.pair(m, "kernel"), s = Json.pair(m, "stride"), p = Json.pair(m, "padding"), d = Json.pair(m, "dilation");
       return new Builder(k[0], k[1]).stride(s[0], s[1]).padding(p[0], p[1]).dilation(d[0], d[1])
           .convolutionMode(ConvMode.valueOf(Json.str(m, "convolutionMode")));
     }

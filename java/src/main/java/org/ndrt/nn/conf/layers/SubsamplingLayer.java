@@ -123,10 +123,7 @@ public final class SubsamplingLayer extends Layer {
     }
 
     static Builder fromJson(Map<String, Object> m) {
-      int[] k = Json.ints(m, "kernel"), s = Json.ints(m, "stride"), p = Json.ints(m, "padding");
-      if (k.length != 2 || s.length != 2 || p.length != 2) {
-        throw new IllegalArgumentException("configuration JSON: SubsamplingLayer kernel/stride/padding need 2 values");
-      }
+      int[] k = Json.pair(m, "kernel"), s = Json.pair(m, "stride"), p = Json.pair(m, "padding");
       return new Builder(PoolingType.valueOf(Json.str(m, "poolingType"))).kernelSize(k[0], k[1]).stride(s[0], s[1])
           .padding(p[0], p[1]).convolutionMode(ConvMode.valueOf(Json.str(m, "convolutionMode")));
     }
