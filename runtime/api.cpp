@@ -61,6 +61,8 @@ ndrt_handle add_handle(Tensor&& t) { return handles().insert(std::move(t)); }
 
 int64_t host_nbytes(const Tensor& t) { return t.numel() * t.itemsize(); }
 
+bool on_cuda(const Tensor& t) { return NDRT_DEVICE_TYPE_OF(t.device()) == NDRT_DEVICE_TYPE_CUDA; }
+
 // Row-major element copy between a strided tensor and a dense host buffer, in either direction.
 void copy_strided(const Tensor& t, char* host, bool to_host) {
   int64_t item = t.itemsize(), n = t.numel();
@@ -155,7 +157,7 @@ NDRT_API ndrt_status ndrt_tensor_from_host(ndrt_dtype dtype, int32_t rank, const
     ndrt_device dev = resolve_device(device);
     check_device("tensor_from_host", dev);
     Tensor t = alloc_tensor(dtype, s, dev);
-    if (want) std::memcpy(t.base(), data, want);
+    copy_bytes(dev, t.base(), NDRT_CPU, data, want);
     *out = add_handle(std::move(t));
   });
 }
@@ -215,6 +217,11 @@ NDRT_API ndrt_status ndrt_tensor_read(ndrt_handle h, void* dst, size_t nbytes) {
       fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_read: %zu bytes asked, tensor %s of %s holds %zu", nbytes,
            t->shape.str().c_str(), dtype_name(t->dtype), want);
     if (want && !dst) fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_read: dst is NULL");
+    if (on_cuda(*t)) {  // made dense on the device, then one copy (which waits for the device)
+      Tensor dense = t->is_contiguous() ? *t : run_internal("copy", {t.get()}, nullptr, 0);
+      copy_bytes(NDRT_CPU, dst, dense.device(), dense.base(), want);
+      return;
+    }
     copy_strided(*t, static_cast<char*>(dst), true);
   });
 }
@@ -230,6 +237,13 @@ NDRT_API ndrt_status ndrt_tensor_write(ndrt_handle h, const void* src, size_t nb
     for (int d = 0; d < t->rank(); ++d)
       if (t->strides.d[d] == 0 && t->shape.d[d] > 1)
         fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_write: tensor is a broadcast view (stride 0 on axis %d)", d);
+    if (on_cuda(*t)) {  // one copy into a dense buffer, then the device's copy op into the view
+      if (t->is_contiguous()) return copy_bytes(t->device(), t->base(), NDRT_CPU, src, want);
+      Tensor dense = alloc_tensor(t->dtype, t->shape, t->device());
+      copy_bytes(dense.device(), dense.base(), NDRT_CPU, src, want);
+      run_internal_into("copy", {&dense}, nullptr, 0, *t);
+      return;
+    }
     copy_strided(*t, const_cast<char*>(static_cast<const char*>(src)), false);
   });
 }
@@ -518,11 +532,14 @@ NDRT_API ndrt_status ndrt_tensor_to_device(ndrt_handle h, ndrt_device device, nd
     Pinned t(h, "tensor_to_device");
     ndrt_device dev = resolve_device(device);
     check_device("tensor_to_device", dev);
-    if (NDRT_DEVICE_TYPE_OF(dev) != NDRT_DEVICE_TYPE_CPU || NDRT_DEVICE_TYPE_OF(t->device()) != NDRT_DEVICE_TYPE_CPU)
-      fail(NDRT_ERR_NOT_SUPPORTED, "tensor_to_device: %s -> %s needs the cuda backend's copies (not in this build yet)",
-           device_name(t->device()).c_str(), device_name(dev).c_str());
     Tensor dst = alloc_tensor(t->dtype, t->shape, dev);
-    copy_strided(*t, dst.base(), true);  // dst is dense row-major host memory
+    if (!on_cuda(*t) && !on_cuda(dst)) {
+      copy_strided(*t, dst.base(), true);  // dst is dense row-major host memory
+    } else {
+      // Strided sources are made dense on their own device first (cpu or cuda copy op).
+      Tensor dense = t->is_contiguous() ? *t : run_internal("copy", {t.get()}, nullptr, 0);
+      copy_bytes(dev, dst.base(), dense.device(), dense.base(), size_t(host_nbytes(dense)));
+    }
     *out = add_handle(std::move(dst));
   });
 }
@@ -579,7 +596,7 @@ NDRT_API ndrt_status ndrt_thread_attach(ndrt_device device) {
 }
 
 NDRT_API ndrt_status ndrt_synchronize(ndrt_device device) {
-  return guard("synchronize", [&] { check_device("synchronize", resolve_device(device)); });
+  return guard("synchronize", [&] { synchronize(resolve_device(device)); });
 }
 
 /* ---------------------------------------------------------------- ops */

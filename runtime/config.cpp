@@ -66,6 +66,34 @@ const Key kKeys[] = {
     {"memory.host.max_chunk_bytes", "NDRT_MEMORY_HOST_MAX_CHUNK_BYTES",
      [](const char* k, const char* v) { g_config.host_max_chunk_bytes.store(parse_int(k, v, 0, INT64_MAX)); },
      [] { return std::to_string(g_config.host_max_chunk_bytes.load()); }},
+    {"cuda.virtual_devices", "NDRT_CUDA_VIRTUAL_DEVICES",
+     [](const char* k, const char* v) {
+       int32_t n = int32_t(parse_int(k, v, 0, 64));
+       if (devices_initialized() && n != g_config.cuda_virtual_devices.load())
+         fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: devices are already in use; set it before the first device use", k);
+       g_config.cuda_virtual_devices.store(n);
+     },
+     [] { return std::to_string(g_config.cuda_virtual_devices.load()); }},
+    {"cuda.allow_multi_gpu", "NDRT_CUDA_ALLOW_MULTI_GPU",
+     [](const char* k, const char* v) {
+       int32_t on = int32_t(parse_int(k, v, 0, 1));
+       if (devices_initialized() && on != g_config.cuda_allow_multi_gpu.load())
+         fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: devices are already in use; set it before the first device use", k);
+       g_config.cuda_allow_multi_gpu.store(on);
+     },
+     [] { return std::to_string(g_config.cuda_allow_multi_gpu.load()); }},
+    {"memory.cuda.max_cached_bytes", "NDRT_MEMORY_CUDA_MAX_CACHED_BYTES",
+     [](const char* k, const char* v) { g_config.cuda_max_cached_bytes.store(parse_int(k, v, 0, INT64_MAX)); },
+     [] { return std::to_string(g_config.cuda_max_cached_bytes.load()); }},
+    {"memory.cuda.max_chunk_bytes", "NDRT_MEMORY_CUDA_MAX_CHUNK_BYTES",
+     [](const char* k, const char* v) { g_config.cuda_max_chunk_bytes.store(parse_int(k, v, 0, INT64_MAX)); },
+     [] { return std::to_string(g_config.cuda_max_chunk_bytes.load()); }},
+    {"cuda.max_grid_size", "NDRT_CUDA_MAX_GRID_SIZE",
+     [](const char* k, const char* v) { g_config.cuda_max_grid_size.store(parse_int(k, v, 0, INT32_MAX)); },
+     [] { return std::to_string(g_config.cuda_max_grid_size.load()); }},
+    {"cuda.max_block_size", "NDRT_CUDA_MAX_BLOCK_SIZE",
+     [](const char* k, const char* v) { g_config.cuda_max_block_size.store(parse_int(k, v, 32, 1024)); },
+     [] { return std::to_string(g_config.cuda_max_block_size.load()); }},
     {"profiler.enabled", "NDRT_PROFILE",
      [](const char* k, const char* v) { profiler_set_enabled(parse_int(k, v, 0, 1) != 0); },
      [] { return std::string(profiler_enabled() ? "1" : "0"); }},

@@ -17,6 +17,15 @@ struct Config {
   std::atomic<int64_t> host_max_chunk_bytes{int64_t(256) << 20};
   std::atomic<int32_t> priority_cpu{0};
   std::atomic<int32_t> priority_gpu{100};
+  // CUDA: logical devices (0: one per GPU; N: N logical devices spread over the GPUs, so one GPU
+  // can test multi-device paths), whether more than the first GPU is used, pool caps, and the
+  // launch limits of own kernels (max grid 0: the module's default).
+  std::atomic<int32_t> cuda_virtual_devices{0};
+  std::atomic<int32_t> cuda_allow_multi_gpu{1};
+  std::atomic<int64_t> cuda_max_cached_bytes{INT64_MAX};
+  std::atomic<int64_t> cuda_max_chunk_bytes{INT64_MAX};
+  std::atomic<int64_t> cuda_max_grid_size{0};
+  std::atomic<int64_t> cuda_max_block_size{1024};
 };
 
 // The process-wide configuration, with environment variables applied on first use.

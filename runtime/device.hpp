@@ -17,6 +17,12 @@ Allocator& allocator_for(ndrt_device device);  // throws for an absent device
 bool devices_initialized();
 int32_t default_device_type();
 
+// Copies n bytes between dense buffers on any two devices (through the cuda backend when one is a
+// cuda device; host buffers involved are done with on return).
+void copy_bytes(ndrt_device dst_device, void* dst, ndrt_device src_device, const void* src, size_t n);
+// Waits for the work the calling thread issued on `device` (nothing to wait for on cpu).
+void synchronize(ndrt_device device);
+
 // The calling thread's current device: assigned round-robin over the default type's devices on
 // first use. Resolves NDRT_DEVICE_CURRENT to it.
 ndrt_device thread_device();

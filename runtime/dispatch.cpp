@@ -199,7 +199,10 @@ void exec(int32_t op_id, const ndrt_handle* inputs, int32_t n_in, ndrt_handle* o
   }
 }
 
-Tensor run_internal(const char* name, std::initializer_list<Tensor*> inputs, const int64_t* ints, int32_t n_ints) {
+namespace {
+// run_internal's body: out == null allocates the output from inference.
+Tensor run_internal_impl(const char* name, std::initializer_list<Tensor*> inputs, const int64_t* ints, int32_t n_ints,
+                         Tensor* given) {
   const Registry& reg = registry();
   int32_t id = reg.find(name);
   if (id < 0) fail(NDRT_ERR_INTERNAL, "internal op '%s' missing", name);
@@ -212,13 +215,28 @@ Tensor run_internal(const char* name, std::initializer_list<Tensor*> inputs, con
   for (Tensor* t : inputs) c.in[i++] = t;
   decode_attrs(op, c.attrs, ints, n_ints, nullptr, 0);
   c.device = c.in[0]->device();
-  c.out[0] = nullptr;
+  c.out[0] = given;
   c.key_dtype = c.in[0]->dtype;
   op.infer(c);
-  Tensor out = alloc_tensor(c.spec[0].dtype, c.spec[0].shape, c.device);
-  c.out[0] = &out;
+  Tensor out;
+  if (given) {
+    check_given_output(c, 0);
+  } else {
+    out = alloc_tensor(c.spec[0].dtype, c.spec[0].shape, c.device);
+    c.out[0] = &out;
+  }
   run_kernel(c);
   return out;
+}
+}  // namespace
+
+Tensor run_internal(const char* name, std::initializer_list<Tensor*> inputs, const int64_t* ints, int32_t n_ints) {
+  return run_internal_impl(name, inputs, ints, n_ints, nullptr);
+}
+
+void run_internal_into(const char* name, std::initializer_list<Tensor*> inputs, const int64_t* ints, int32_t n_ints,
+                       Tensor& out) {
+  run_internal_impl(name, inputs, ints, n_ints, &out);
 }
 
 }  // namespace ndrt

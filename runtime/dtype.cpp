@@ -3,13 +3,8 @@
 namespace ndrt {
 
 int64_t dtype_size(ndrt_dtype d) {
-  switch (d) {
-    case NDRT_F64: case NDRT_I64: return 8;
-    case NDRT_F32: case NDRT_I32: return 4;
-    case NDRT_F16: case NDRT_BF16: return 2;
-    case NDRT_I8: case NDRT_U8: case NDRT_BOOL: return 1;
-  }
-  fail(NDRT_ERR_INVALID_ARGUMENT, "invalid dtype %d", int(d));
+  if (!dtype_valid(d)) fail(NDRT_ERR_INVALID_ARGUMENT, "invalid dtype %d", int(d));
+  return valid_dtype_size(d);
 }
 
 const char* dtype_name(ndrt_dtype d) {

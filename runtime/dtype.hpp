@@ -39,7 +39,11 @@ struct BFloat16 {
 };
 
 inline bool dtype_valid(ndrt_dtype d) { return d >= NDRT_F32 && d <= NDRT_BOOL; }
-int64_t dtype_size(ndrt_dtype d);
+// Bytes per element of a valid dtype (every tensor holds one); inline so the cuda module can use it.
+inline int64_t valid_dtype_size(ndrt_dtype d) {
+  return d == NDRT_F64 || d == NDRT_I64 ? 8 : d == NDRT_F32 || d == NDRT_I32 ? 4 : d == NDRT_F16 || d == NDRT_BF16 ? 2 : 1;
+}
+int64_t dtype_size(ndrt_dtype d);  // fails with NDRT_ERR_INVALID_ARGUMENT for an invalid dtype
 const char* dtype_name(ndrt_dtype d);  // "f32", ..., "?" for invalid
 inline bool dtype_is_float(ndrt_dtype d) { return d >= NDRT_F32 && d <= NDRT_BF16; }
 

@@ -1,6 +1,7 @@
 #include "parallel.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -11,6 +12,23 @@ namespace ndrt {
 namespace {
 
 std::atomic<int32_t> g_threads{0};  // 0: not resolved yet
+
+// How long an idle worker keeps polling for the next job before it sleeps. Ops come in bursts
+// (a training step is hundreds of them), and waking a sleeping thread costs tens of microseconds on
+// a loaded VM: long enough that the caller used to finish both halves of a 1M-element sum alone.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+// Polls `busy` for at most kSpin; the caller then sleeps on its condition variable if still busy.
+template <class F>
+void spin_while(F&& busy) {
+  auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0; busy(); ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return;
+  }
+}
 
 class Pool {
  public:
@@ -24,8 +42,8 @@ class Pool {
       job_ = &job;
       next_part_ = 1;  // part 0 is the caller's
       parts_ = parts;
-      pending_ = parts - 1;
-      ++epoch_;
+      pending_.store(parts - 1, std::memory_order_relaxed);
+      epoch_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
     job(0);
@@ -35,8 +53,9 @@ class Pool {
       std::lock_guard<std::mutex> lock(mu_);
       --pending_;
     }
+    spin_while([&] { return pending_.load(std::memory_order_acquire) != 0; });
     std::unique_lock<std::mutex> lock(mu_);
-    done_cv_.wait(lock, [&] { return pending_ == 0; });
+    done_cv_.wait(lock, [&] { return pending_.load(std::memory_order_relaxed) == 0; });
     job_ = nullptr;
     return true;
   }
@@ -48,25 +67,23 @@ class Pool {
       workers_.back().detach();  // lives for the process; never joined at exit
     }
   }
-  uint64_t epoch_seen() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return epoch_;
-  }
+  uint64_t epoch_seen() { return epoch_.load(std::memory_order_acquire); }
   // Next unclaimed part of the job of `epoch`, or -1. Claiming under the lock and checking the
   // epoch means a late worker can never take a part of a newer job with an older job's function.
   int32_t claim(uint64_t epoch) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (epoch != epoch_ || !job_ || next_part_ >= parts_) return -1;
+    if (epoch != epoch_.load(std::memory_order_relaxed) || !job_ || next_part_ >= parts_) return -1;
     return next_part_++;
   }
   void worker() {
     uint64_t seen = 0;
     for (;;) {
+      spin_while([&] { return epoch_.load(std::memory_order_acquire) == seen; });
       const std::function<void(int32_t)>* job;
       {
         std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return epoch_ != seen; });
-        seen = epoch_;
+        cv_.wait(lock, [&] { return epoch_.load(std::memory_order_relaxed) != seen; });
+        seen = epoch_.load(std::memory_order_relaxed);
         job = job_;
       }
       for (int32_t p; job && (p = claim(seen)) >= 0;) {
@@ -82,8 +99,9 @@ class Pool {
   std::condition_variable cv_, done_cv_;
   std::vector<std::thread> workers_;
   const std::function<void(int32_t)>* job_ = nullptr;
-  int32_t next_part_ = 0, parts_ = 0, pending_ = 0;  // guarded by mu_
-  uint64_t epoch_ = 0;
+  int32_t next_part_ = 0, parts_ = 0;  // guarded by mu_
+  std::atomic<int32_t> pending_{0};     // changed under mu_; the caller polls it without the lock
+  std::atomic<uint64_t> epoch_{0};  // changed under mu_; idle workers poll it without the lock
 };
 
 Pool& pool() {

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "config.hpp"
+#include "cuda_backend.hpp"
 #include "error.hpp"
 #include "ops/ops.hpp"
 
@@ -134,11 +136,34 @@ std::string Registry::describe(int32_t id) const {
   return o;
 }
 
+namespace {
+
+void register_from_cuda_module(void* registry, const char* op, int32_t dtype, void* fn, const char* impl) {
+  auto& r = *static_cast<Registry*>(registry);
+  if (r.find(op) < 0) fail(NDRT_ERR_INTERNAL, "cuda module registers a kernel for unknown op '%s'", op);
+  if (!dtype_valid(dtype)) fail(NDRT_ERR_INTERNAL, "cuda module registers %s for invalid dtype %d", op, int(dtype));
+  r.kernel(op, kCuda, {dtype}, reinterpret_cast<KernelFn>(fn), impl);
+}
+
+// Adds the cuda module's kernels (nothing when the module is not loaded).
+void register_cuda_kernels(Registry& r) {
+  const ndrt_cuda_backend* b = cuda_backend();
+  if (!b) return;
+  try {
+    b->register_kernels(&r, register_from_cuda_module);
+  } catch (const Error& e) {  // a module/runtime mismatch: keep the cpu working, say why
+    log(NDRT_LOG_ERROR, "cuda kernels not all registered: %s", e.what());
+  }
+}
+
+}  // namespace
+
 const Registry& registry() {
   static Registry* r = [] {
     auto* reg = new Registry;  // never destroyed: ops may run during static destruction
     define_all_ops(*reg);
     register_cpu_kernels(*reg);
+    register_cuda_kernels(*reg);
     return reg;
   }();
   return *r;

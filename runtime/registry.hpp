@@ -115,5 +115,8 @@ void exec(int32_t op_id, const ndrt_handle* inputs, int32_t n_in, ndrt_handle* o
 // Runs an op by name on tensors held by the runtime itself (tensor API helpers such as cast).
 // `out` is allocated from inference.
 Tensor run_internal(const char* op, std::initializer_list<Tensor*> inputs, const int64_t* ints, int32_t n_ints);
+// The same into a given output (checked as ndrt_exec checks given outputs).
+void run_internal_into(const char* op, std::initializer_list<Tensor*> inputs, const int64_t* ints, int32_t n_ints,
+                       Tensor& out);
 
 }  // namespace ndrt

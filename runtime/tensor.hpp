@@ -56,7 +56,7 @@ struct Tensor {
 
   int32_t rank() const { return shape.rank; }
   int64_t numel() const { return shape.numel(); }
-  int64_t itemsize() const { return dtype_size(dtype); }
+  int64_t itemsize() const { return valid_dtype_size(dtype); }
   ndrt_device device() const { return storage->device; }
   bool is_contiguous() const;
   // True when the two views may touch the same bytes: same storage and intersecting byte extents.

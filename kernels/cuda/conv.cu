@@ -1,0 +1,393 @@
+// CUDA conv family, convolutions: conv2d, conv2d_bias, conv2d_bp_data, conv2d_bp_weights on cuDNN's
+// legacy API, and conv2d_bp_bias (own per-channel sums). Pooling, im2col and col2im: conv_pool.cu.
+//
+// - Layouts: NCHW tensors with OIHW weights, or NHWC with OHWI weights, go to cuDNN as they are
+//   (CUDNN_TENSOR_NCHW / NHWC, the filter format follows); views that are not dense are packed.
+// - Padding: cuDNN pads symmetrically. Asymmetric padding (TF "same" with an odd total, or an
+//   explicit [top, bottom, left, right]) that symmetric padding cannot reproduce -- it can when the
+//   window positions come out the same -- is materialized: x is copied into a zero-bordered
+//   buffer and cuDNN pads nothing; the data gradient is computed on that buffer and cropped.
+// - Algorithms: cuDNN's heuristics (cudnnGet*Algorithm_v7), deterministic ones first, each tried
+//   until one runs; workspace from stream-ordered scratch. f32 runs with CUDNN_FMA_MATH (TF32
+//   tensor cores would round the operands to 10 bits, far from the cpu's f32), f16/bf16 on tensor
+//   cores with f32 accumulation, f64 in f64.
+// - conv2d_bias writes the bias into the output first and has cuDNN accumulate onto it (beta = 1).
+//   Whether cuDNN blends before rounding f16/bf16 outputs is not documented; at worst the result
+//   carries one more rounding than the cpu's fused f32 epilogue.
+// - The `engine` attribute selects among cpu implementations; cuDNN serves every value here.
+#include <climits>
+
+#include "channel_sums.cuh"
+#include "conv_window.cuh"
+#include "cuda_common.cuh"
+
+namespace ndrt::cuda {
+
+namespace {
+
+using dense::base_of;
+using dense::first_index;
+using dense::grid_step;
+using win::Image;
+
+constexpr size_t kMaxWorkspace = size_t(1) << 31;  // algorithms wanting more are skipped
+
+cudnnDataType_t dnn_type(ndrt_dtype d) {
+  switch (d) {
+    case NDRT_F64: return CUDNN_DATA_DOUBLE;
+    case NDRT_F16: return CUDNN_DATA_HALF;
+    case NDRT_BF16: return CUDNN_DATA_BFLOAT16;
+    default: return CUDNN_DATA_FLOAT;
+  }
+}
+
+// ---- own kernels --------------------------------------------------------------------------------
+
+// dst(n, c, h, w) = src(n, c, h + dh, w + dw), 0 outside src; dst visited in its layout's order.
+template <class B>
+__global__ void shifted_copy(Image dst, Image src, int64_t dh, int64_t dw, bool nhwc, int64_t total) {
+  for (int64_t i = first_index(); i < total; i += grid_step()) {
+    int64_t n, c, h, w;
+    dst.coords(i, nhwc, n, c, h, w);
+    const int64_t sh = h + dh, sw = w + dw;
+    const bool inside = sh >= 0 && sh < src.h && sw >= 0 && sw < src.w;
+    dst.at<B>(n, c, h, w) = inside ? src.at<B>(n, c, sh, sw) : B(0);
+  }
+}
+
+void launch_shifted_copy(const OpContext& c, const Image& dst, const Image& src, int64_t dh, int64_t dw, bool nhwc,
+                         int64_t item) {
+  const int64_t total = dst.n * dst.c * dst.h * dst.w;
+  if (total == 0) return;
+  const Launch l = launch_for(total);
+  dense::by_size(item, [&](auto b) {
+    shifted_copy<decltype(b)><<<l.grid, l.block, 0, stream(c)>>>(dst, src, dh, dw, nhwc, total);
+  });
+  check_launch(c.op->name);
+}
+
+// y = bias[channel] (0 without a bias) over y's n elements (row-major over its shape; the channel
+// is the last axis in NHWC, axis 1 in NCHW with P positions per plane).
+template <class T>
+__global__ void fill_channels(View y, int64_t n, int64_t K, int64_t P, bool nhwc, const T* bias, int64_t bs) {
+  for (int64_t i = first_index(); i < n; i += grid_step()) {
+    const int64_t ch = nhwc ? i % K : (i / P) % K;
+    y.at<T>(i) = bias ? bias[ch * bs] : convert<T>(0.0f);
+  }
+}
+
+void launch_fill_channels(const OpContext& c, const View& y, const Conv2dGeom& g, const Tensor* bias) {
+  const int64_t n = g.n * g.k * g.oh * g.ow;
+  if (n == 0) return;
+  const Launch l = launch_for(n);
+  visit<NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16>(c.out[0]->dtype, c.op->name, [&](auto t) {
+    using T = decltype(t);
+    const T* b = bias ? reinterpret_cast<const T*>(base_of(*bias)) : nullptr;
+    const int64_t bs = bias ? bias->strides.d[0] : 0;
+    fill_channels<T><<<l.grid, l.block, 0, stream(c)>>>(y, n, g.k, g.oh * g.ow, g.nhwc, b, bs);
+  });
+  check_launch(c.op->name);
+}
+
+// ---- cuDNN plumbing -----------------------------------------------------------------------------
+
+struct TensorDesc {
+  cudnnTensorDescriptor_t d = nullptr;
+  TensorDesc() { check(cudnnCreateTensorDescriptor(&d), "cudnnCreateTensorDescriptor"); }
+  ~TensorDesc() { cudnnDestroyTensorDescriptor(d); }
+  TensorDesc(const TensorDesc&) = delete;
+  TensorDesc& operator=(const TensorDesc&) = delete;
+};
+struct FilterDesc {
+  cudnnFilterDescriptor_t d = nullptr;
+  FilterDesc() { check(cudnnCreateFilterDescriptor(&d), "cudnnCreateFilterDescriptor"); }
+  ~FilterDesc() { cudnnDestroyFilterDescriptor(d); }
+  FilterDesc(const FilterDesc&) = delete;
+  FilterDesc& operator=(const FilterDesc&) = delete;
+};
+struct ConvDesc {
+  cudnnConvolutionDescriptor_t d = nullptr;
+  ConvDesc() { check(cudnnCreateConvolutionDescriptor(&d), "cudnnCreateConvolutionDescriptor"); }
+  ~ConvDesc() { cudnnDestroyConvolutionDescriptor(d); }
+  ConvDesc(const ConvDesc&) = delete;
+  ConvDesc& operator=(const ConvDesc&) = delete;
+};
+
+// Window positions of one axis with symmetric padding `lo` equal those of (lo, hi)?
+bool symmetric_ok(int64_t in, int64_t lo, int64_t k, int64_t s, int64_t d, int64_t out) {
+  const int64_t ext = (k - 1) * d + 1;
+  return in + 2 * lo >= ext && (in + 2 * lo - ext) / s + 1 == out;
+}
+
+// How cuDNN sees one call.
+struct Plan {
+  Conv2dGeom g;
+  bool padded_copy = false;  // x is materialized with its padding; cuDNN pads nothing
+  int64_t hp = 0, wp = 0;    // image extents cuDNN sees
+  int64_t pad_h = 0, pad_w = 0;
+};
+
+Plan plan_of(const Conv2dGeom& g) {
+  Plan p;
+  p.g = g;
+  if (symmetric_ok(g.h, g.pt, g.kh, g.sh, g.dh, g.oh) && symmetric_ok(g.w, g.pl, g.kw, g.sw, g.dw, g.ow)) {
+    p.hp = g.h, p.wp = g.w, p.pad_h = g.pt, p.pad_w = g.pl;
+  } else {
+    p.padded_copy = true;
+    p.hp = g.h + g.pt + g.pb, p.wp = g.w + g.pl + g.pr;
+  }
+  return p;
+}
+
+int as_int(const OpContext& c, int64_t v) {
+  if (v > INT_MAX)
+    fail(NDRT_ERR_NOT_SUPPORTED, "%s: extent %lld is beyond cuDNN's int range", c.op->name, (long long)v);
+  return int(v);
+}
+
+// Descriptors of x (as cuDNN sees it), w, y and the convolution.
+struct Descs {
+  TensorDesc x, y;
+  FilterDesc w;
+  ConvDesc conv;
+  Descs(const OpContext& c, const Plan& p, ndrt_dtype dt) {
+    const Conv2dGeom& g = p.g;
+    const cudnnTensorFormat_t fmt = g.nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+    const cudnnDataType_t t = dnn_type(dt);
+    check(cudnnSetTensor4dDescriptor(x.d, fmt, t, as_int(c, g.n), as_int(c, g.c), as_int(c, p.hp), as_int(c, p.wp)),
+          "cudnnSetTensor4dDescriptor(x)");
+    check(cudnnSetTensor4dDescriptor(y.d, fmt, t, as_int(c, g.n), as_int(c, g.k), as_int(c, g.oh), as_int(c, g.ow)),
+          "cudnnSetTensor4dDescriptor(y)");
+    check(cudnnSetFilter4dDescriptor(w.d, t, fmt, as_int(c, g.k), as_int(c, g.c / g.groups), as_int(c, g.kh),
+                                     as_int(c, g.kw)),
+          "cudnnSetFilter4dDescriptor");
+    check(cudnnSetConvolution2dDescriptor(conv.d, as_int(c, p.pad_h), as_int(c, p.pad_w), as_int(c, g.sh),
+                                          as_int(c, g.sw), as_int(c, g.dh), as_int(c, g.dw), CUDNN_CROSS_CORRELATION,
+                                          dt == NDRT_F64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT),
+          "cudnnSetConvolution2dDescriptor");
+    check(cudnnSetConvolutionGroupCount(conv.d, as_int(c, g.groups)), "cudnnSetConvolutionGroupCount");
+  }
+};
+
+// The alpha = 1 / beta = 0 scaling parameters in the type cuDNN wants (double for f64).
+struct Scalars {
+  float f[2] = {1.f, 0.f};
+  double d[2] = {1.0, 0.0};
+  bool f64;
+  explicit Scalars(ndrt_dtype dt) : f64(dt == NDRT_F64) {}
+  const void* one() const { return f64 ? static_cast<const void*>(&d[0]) : &f[0]; }
+  const void* zero() const { return f64 ? static_cast<const void*>(&d[1]) : &f[1]; }
+};
+
+bool retryable(cudnnStatus_t s) {
+  const int cat = CUDNN_STATUS_CATEGORY(int(s));
+  return cat == CUDNN_STATUS_NOT_SUPPORTED || cat == CUDNN_STATUS_BAD_PARAM;
+}
+
+// Runs the first algorithm of cuDNN's heuristic list that works -- deterministic ones first, no
+// TF32 for f32 -- and last `fallback` (an algorithm every configuration has). query(perf, n,
+// &found), workspace(algo, &bytes), run(algo, ws, bytes) wrap the pass's cuDNN calls.
+template <class Perf, class Query, class Workspace, class Run>
+void run_algorithms(const OpContext& c, cudnnConvolutionDescriptor_t conv, ndrt_dtype dt,
+                    decltype(Perf::algo) fallback, Query query, Workspace workspace, Run run) {
+  const bool half = dt == NDRT_F16 || dt == NDRT_BF16;
+  const cudnnMathType_t base = dt == NDRT_F32 ? CUDNN_FMA_MATH : half ? CUDNN_TENSOR_OP_MATH : CUDNN_DEFAULT_MATH;
+  // One attempt: true when it ran; false when cuDNN cannot run this algorithm here.
+  auto attempt = [&](decltype(Perf::algo) algo, cudnnMathType_t math) {
+    if (cudnnSetConvolutionMathType(conv, math) != CUDNN_STATUS_SUCCESS) return false;
+    size_t bytes = 0;
+    if (workspace(algo, &bytes) != CUDNN_STATUS_SUCCESS || bytes > kMaxWorkspace) return false;
+    std::optional<Scratch> ws;
+    if (bytes > 0) ws.emplace(c.device, bytes);
+    const cudnnStatus_t s = run(algo, ws ? ws->ptr : nullptr, bytes);
+    if (s != CUDNN_STATUS_SUCCESS && !retryable(s)) check(s, c.op->name);
+    return s == CUDNN_STATUS_SUCCESS;
+  };
+  check(cudnnSetConvolutionMathType(conv, base), "cudnnSetConvolutionMathType");
+  Perf perf[16];  // room for every algorithm, some listed once per math type
+  int found = 0;
+  check(query(perf, 16, &found), c.op->name);
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < found; ++i) {
+      const Perf& q = perf[i];
+      if (q.status != CUDNN_STATUS_SUCCESS || (q.determinism == CUDNN_DETERMINISTIC) != (pass == 0)) continue;
+      const bool tensor_op = q.mathType == CUDNN_TENSOR_OP_MATH || q.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+      if (dt == NDRT_F32 && tensor_op) continue;
+      if (attempt(q.algo, half ? q.mathType : base)) return;
+    }
+  if (attempt(fallback, base)) return;
+  fail(NDRT_ERR_NOT_SUPPORTED, "%s: cuDNN offers no algorithm for this %s convolution", c.op->name, type_name(dt));
+}
+
+// x as cuDNN reads it: packed in its layout, with the padding materialized for a padded plan.
+struct ImageIn {
+  std::optional<Scratch> own;
+  const void* p = nullptr;
+  ImageIn(const OpContext& c, const Tensor& x, const Plan& plan) {
+    const Conv2dGeom& g = plan.g;
+    if (!plan.padded_copy && is_contiguous(x)) {
+      p = base_of(x);
+      return;
+    }
+    const int64_t item = item_size(x.dtype);
+    own.emplace(c.device, size_t(g.n * g.c * plan.hp * plan.wp * item));
+    const Image dst = win::packed_image(own->ptr, g.nhwc, g.n, g.c, plan.hp, plan.wp);
+    const int64_t dh = plan.padded_copy ? -g.pt : 0, dw = plan.padded_copy ? -g.pl : 0;
+    launch_shifted_copy(c, dst, win::image_of(x, g.nhwc), dh, dw, g.nhwc, item);
+    p = own->ptr;
+  }
+};
+
+// ---- the passes ---------------------------------------------------------------------------------
+
+void conv_forward(OpContext& c) {
+  const Conv2dGeom g = win::conv(c);
+  const Tensor &x = *c.in[0], &w = *c.in[1], &y = *c.out[0];
+  const Tensor* bias = c.n_in == 3 ? c.in[2] : nullptr;
+  c.impl = "cudnn";
+  if (y.numel() == 0) return;
+  if (g.c == 0) return launch_fill_channels(c, dense::strided_view(y), g, bias);  // nothing to sum
+  const Plan plan = plan_of(g);
+  Descs d(c, plan, y.dtype);
+  const ImageIn X(c, x, plan);
+  const dense::In W(c, w);
+  dense::Out Y(c, y);
+  const Scalars s(y.dtype);
+  // The bias goes in first and cuDNN blends the product onto it (beta = 1): one pass, and the sum
+  // is formed in cuDNN's compute type before the output is rounded.
+  if (bias) launch_fill_channels(c, dense::packed_view(Y.p, y.shape), g, bias);
+  const void* beta = bias ? s.one() : s.zero();
+  cudnnHandle_t h = cudnn(c.device);
+  run_algorithms<cudnnConvolutionFwdAlgoPerf_t>(
+      c, d.conv.d, y.dtype, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
+      [&](cudnnConvolutionFwdAlgoPerf_t* perf, int n, int* found) {
+        return cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.d, d.w.d, d.conv.d, d.y.d, n, found, perf);
+      },
+      [&](cudnnConvolutionFwdAlgo_t a, size_t* bytes) {
+        return cudnnGetConvolutionForwardWorkspaceSize(h, d.x.d, d.w.d, d.conv.d, d.y.d, a, bytes);
+      },
+      [&](cudnnConvolutionFwdAlgo_t a, void* ws, size_t bytes) {
+        return cudnnConvolutionForward(h, s.one(), d.x.d, X.p, d.w.d, W.p, d.conv.d, a, ws, bytes, beta, d.y.d, Y.p);
+      });
+  Y.finish();
+}
+
+void conv_bp_data(OpContext& c) {
+  const Conv2dGeom g = win::conv(c);
+  const Tensor &w = *c.in[1], &dy = *c.in[2], &dx = *c.out[0];
+  c.impl = "cudnn";
+  if (dx.numel() == 0) return;
+  if (g.k == 0 || g.oh * g.ow == 0) return dense::zero(c, dx);  // nothing reaches dx
+  const Plan plan = plan_of(g);
+  Descs d(c, plan, dx.dtype);
+  const dense::In W(c, w), DY(c, dy);
+  // The gradient lands in dx directly, or in the padded buffer whose interior is dx.
+  std::optional<dense::Out> DX;
+  std::optional<Scratch> padded;
+  void* target;
+  if (plan.padded_copy) {
+    padded.emplace(c.device, size_t(g.n * g.c * plan.hp * plan.wp * item_size(dx.dtype)));
+    target = padded->ptr;
+  } else {
+    DX.emplace(c, dx);
+    target = DX->p;
+  }
+  const Scalars s(dx.dtype);
+  cudnnHandle_t h = cudnn(c.device);
+  run_algorithms<cudnnConvolutionBwdDataAlgoPerf_t>(
+      c, d.conv.d, dx.dtype, CUDNN_CONVOLUTION_BWD_DATA_ALGO_1,
+      [&](cudnnConvolutionBwdDataAlgoPerf_t* perf, int n, int* found) {
+        return cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w.d, d.y.d, d.conv.d, d.x.d, n, found, perf);
+      },
+      [&](cudnnConvolutionBwdDataAlgo_t a, size_t* bytes) {
+        return cudnnGetConvolutionBackwardDataWorkspaceSize(h, d.w.d, d.y.d, d.conv.d, d.x.d, a, bytes);
+      },
+      [&](cudnnConvolutionBwdDataAlgo_t a, void* ws, size_t bytes) {
+        return cudnnConvolutionBackwardData(h, s.one(), d.w.d, W.p, d.y.d, DY.p, d.conv.d, a, ws, bytes, s.zero(),
+                                            d.x.d, target);
+      });
+  if (plan.padded_copy) {
+    const Image src = win::packed_image(padded->ptr, g.nhwc, g.n, g.c, plan.hp, plan.wp);
+    launch_shifted_copy(c, win::image_of(dx, g.nhwc), src, g.pt, g.pl, g.nhwc, item_size(dx.dtype));
+  } else {
+    DX->finish();
+  }
+}
+
+void conv_bp_weights(OpContext& c) {
+  const Conv2dGeom g = win::conv(c);
+  const Tensor &x = *c.in[0], &dy = *c.in[2], &dw = *c.out[0];
+  c.impl = "cudnn";
+  if (dw.numel() == 0) return;
+  if (g.n == 0 || g.oh * g.ow == 0) return dense::zero(c, dw);  // no window position
+  const Plan plan = plan_of(g);
+  Descs d(c, plan, dw.dtype);
+  const ImageIn X(c, x, plan);
+  const dense::In DY(c, dy);
+  dense::Out DW(c, dw);
+  const Scalars s(dw.dtype);
+  cudnnHandle_t h = cudnn(c.device);
+  run_algorithms<cudnnConvolutionBwdFilterAlgoPerf_t>(
+      c, d.conv.d, dw.dtype, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
+      [&](cudnnConvolutionBwdFilterAlgoPerf_t* perf, int n, int* found) {
+        return cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.d, d.y.d, d.conv.d, d.w.d, n, found, perf);
+      },
+      [&](cudnnConvolutionBwdFilterAlgo_t a, size_t* bytes) {
+        return cudnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x.d, d.y.d, d.conv.d, d.w.d, a, bytes);
+      },
+      [&](cudnnConvolutionBwdFilterAlgo_t a, void* ws, size_t bytes) {
+        return cudnnConvolutionBackwardFilter(h, s.one(), d.x.d, X.p, d.y.d, DY.p, d.conv.d, a, ws, bytes, s.zero(),
+                                              d.w.d, DW.p);
+      });
+  DW.finish();
+}
+
+// ---- conv2d_bp_bias -----------------------------------------------------------------------------
+
+template <class T>
+struct SumOf {
+  const T* x;
+  __device__ void operator()(int64_t e, int64_t, double* v) const { v[0] = double(convert<compute_t<T>>(x[e])); }
+};
+template <class T>
+struct StoreSum {
+  T* out;
+  int64_t stride;
+  __device__ void operator()(int64_t c, const double* s) const { out[c * stride] = convert<T>(s[0]); }
+};
+
+// db[k] = sum of dy over n, h, w, in f64 (as the cpu).
+template <class T>
+void bp_bias_run(OpContext& c) {
+  const bool nhwc = c.attrs.get_int(0) == kNHWC;
+  const Tensor &dy = *c.in[0], &db = *c.out[0];
+  const int64_t K = db.numel();
+  if (K == 0) return;
+  const int64_t N = dy.shape.d[0], P = nhwc ? dy.shape.d[1] * dy.shape.d[2] : dy.shape.d[2] * dy.shape.d[3];
+  const dense::In DY(c, dy);
+  const StoreSum<T> store{reinterpret_cast<T*>(base_of(db)), db.strides.d[0]};
+  if (nhwc)
+    chan::channel_sums<1>(c, N * P, K, 1, SumOf<T>{DY.as<T>()}, store);
+  else
+    chan::channel_sums<1>(c, N, K, P, SumOf<T>{DY.as<T>()}, store);
+}
+
+void conv_bp_bias(OpContext& c) {
+  c.impl = "cuda";
+  visit<NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16>(c.in[0]->dtype, "conv2d_bp_bias",
+                                                  [&](auto t) { bp_bias_run<decltype(t)>(c); });
+}
+
+}  // namespace
+
+void register_cuda_conv() {
+  const std::initializer_list<ndrt_dtype> floats = {NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16};
+  reg("conv2d", floats, conv_forward, "cudnn");
+  reg("conv2d_bias", floats, conv_forward, "cudnn");
+  reg("conv2d_bp_data", floats, conv_bp_data, "cudnn");
+  reg("conv2d_bp_weights", floats, conv_bp_weights, "cudnn");
+  reg("conv2d_bp_bias", floats, conv_bp_bias, "cuda");
+  register_cuda_conv_pool();
+}
+
+}  // namespace ndrt::cuda
