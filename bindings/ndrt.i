@@ -162,6 +162,7 @@ NDRT_RETURNS_LONG(ndrt_tensor_cast)
 NDRT_RETURNS_LONG(ndrt_tensor_to_device)
 NDRT_RETURNS_LONG(ndrt_live_handles)
 NDRT_RETURNS_LONG(ndrt_profiler_count)
+NDRT_RETURNS_LONG(ndrt_event_record)
 NDRT_RETURNS_LONG(ndrtj_tensor_wrap_buffer)
 NDRT_RETURNS_LONG(ndrtj_tensor_from_array)
 NDRT_RETURNS_LONG(ndrtj_exec_small)
@@ -174,6 +175,7 @@ NDRT_RETURNS_INT(ndrt_thread_device)
 NDRT_RETURNS_INT(ndrt_op_count)
 NDRT_RETURNS_INT(ndrt_op_find)
 NDRT_RETURNS_BOOLEAN(ndrt_tensor_is_contiguous)
+NDRT_RETURNS_BOOLEAN(ndrt_event_query)
 
 /* Shape and strides: (out, capacity) -> long[] of the tensor's rank. */
 %typemap(in, numinputs=0) (int64_t* out, int32_t capacity) (int64_t temp[NDRT_MAX_RANK]) %{

@@ -6,6 +6,7 @@
 #include "config.hpp"
 #include "device.hpp"
 #include "error.hpp"
+#include "event.hpp"
 #include "handles.hpp"
 #include "parallel.hpp"
 #include "profiler.hpp"
@@ -599,6 +600,32 @@ NDRT_API ndrt_status ndrt_synchronize(ndrt_device device) {
   return guard("synchronize", [&] { synchronize(resolve_device(device)); });
 }
 
+NDRT_API ndrt_status ndrt_event_record(ndrt_device device, ndrt_event* out) {
+  return guard("event_record", [&] {
+    need(out, "event_record", "out");
+    *out = event_record(resolve_device(device));
+  });
+}
+
+NDRT_API ndrt_status ndrt_event_wait(ndrt_event event, ndrt_device device) {
+  return guard("event_wait", [&] { event_wait(event, resolve_device(device)); });
+}
+
+NDRT_API ndrt_status ndrt_event_synchronize(ndrt_event event) {
+  return guard("event_synchronize", [&] { event_synchronize(event); });
+}
+
+NDRT_API ndrt_status ndrt_event_query(ndrt_event event, int32_t* out) {
+  return guard("event_query", [&] {
+    need(out, "event_query", "out");
+    *out = event_query(event) ? 1 : 0;
+  });
+}
+
+NDRT_API ndrt_status ndrt_event_release(ndrt_event event) {
+  return guard("event_release", [&] { event_release(event); });
+}
+
 /* ---------------------------------------------------------------- ops */
 
 NDRT_API ndrt_status ndrt_op_count(int32_t* out) {
@@ -681,7 +708,8 @@ static const ndrt_api kApiV1 = {
     ndrt_device_count, ndrt_device_name, ndrt_default_device_type, ndrt_thread_device, ndrt_thread_attach,
     ndrt_synchronize, ndrt_op_count, ndrt_op_find, ndrt_op_describe, ndrt_exec, ndrt_config_set, ndrt_config_get,
     ndrt_set_log_callback, ndrt_profiler_enable, ndrt_profiler_clear, ndrt_profiler_count,
-    ndrt_profiler_write_trace, ndrt_profiler_summary,
+    ndrt_profiler_write_trace, ndrt_profiler_summary, ndrt_event_record, ndrt_event_wait, ndrt_event_synchronize,
+    ndrt_event_query, ndrt_event_release,
 };
 
 NDRT_API ndrt_status ndrt_get_api(uint32_t version, const ndrt_api** out) {

@@ -92,7 +92,12 @@ const Key kKeys[] = {
      [](const char* k, const char* v) { g_config.cuda_max_grid_size.store(parse_int(k, v, 0, INT32_MAX)); },
      [] { return std::to_string(g_config.cuda_max_grid_size.load()); }},
     {"cuda.max_block_size", "NDRT_CUDA_MAX_BLOCK_SIZE",
-     [](const char* k, const char* v) { g_config.cuda_max_block_size.store(parse_int(k, v, 32, 1024)); },
+     [](const char* k, const char* v) {
+       int64_t n = parse_int(k, v, 32, 1024);
+       // Own kernels reduce with warp shuffles over whole warps.
+       if (n % 32) fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: %lld is not a multiple of 32 (the warp size)", k, (long long)n);
+       g_config.cuda_max_block_size.store(n);
+     },
      [] { return std::to_string(g_config.cuda_max_block_size.load()); }},
     {"profiler.enabled", "NDRT_PROFILE",
      [](const char* k, const char* v) { profiler_set_enabled(parse_int(k, v, 0, 1) != 0); },

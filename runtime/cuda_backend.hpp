@@ -61,6 +61,13 @@ struct ndrt_cuda_backend {
   void (*copy)(ndrt_device dst_device, void* dst, ndrt_device src_device, const void* src, size_t n);
   // Waits for all work the calling thread issued on the logical device.
   void (*synchronize)(int32_t logical);
+  // Events (a cudaEvent_t behind void*): recorded on the calling thread's stream of a logical
+  // device; wait makes that thread's stream of another (or the same) device wait for it.
+  void* (*event_record)(int32_t logical);
+  void (*event_wait)(void* event, int32_t logical);
+  void (*event_synchronize)(void* event);
+  int32_t (*event_query)(void* event);  // 1 complete, 0 not yet
+  void (*event_destroy)(void* event);   // never fails
 };
 
 typedef const ndrt_cuda_backend* (*ndrt_cuda_backend_entry)(void);

@@ -208,6 +208,21 @@ NDRT_API ndrt_status ndrt_thread_attach(ndrt_device device);
 /* Blocks until all work this thread issued on `device` has finished (no-op on cpu). */
 NDRT_API ndrt_status ndrt_synchronize(ndrt_device device);
 
+/* Events: a point in the work the calling thread has issued on a device, to order work across
+ * threads and devices without blocking the host. On cpu, ops finish before they return, so a cpu
+ * event is complete when recorded. Each event is released exactly once; a released or invented
+ * event is NDRT_ERR_INVALID_HANDLE. */
+typedef int64_t ndrt_event;
+/* Records the point the calling thread's work on `device` has reached. */
+NDRT_API ndrt_status ndrt_event_record(ndrt_device device, ndrt_event* out);
+/* The calling thread's later work on `device` runs after the event (no host wait). */
+NDRT_API ndrt_status ndrt_event_wait(ndrt_event event, ndrt_device device);
+/* Blocks the host until the event is complete. */
+NDRT_API ndrt_status ndrt_event_synchronize(ndrt_event event);
+/* *out = 1 when the event is complete, else 0. */
+NDRT_API ndrt_status ndrt_event_query(ndrt_event event, int32_t* out);
+NDRT_API ndrt_status ndrt_event_release(ndrt_event event);
+
 /* ------------------------------------------------------------------------------------------------
  * Ops
  * ---------------------------------------------------------------------------------------------- */
@@ -335,6 +350,12 @@ typedef struct ndrt_api {
   ndrt_status (*profiler_count)(int64_t*);
   ndrt_status (*profiler_write_trace)(const char*);
   ndrt_status (*profiler_summary)(char*, size_t, size_t*);
+  /* since 0.2 (the table grows at the end) */
+  ndrt_status (*event_record)(ndrt_device, ndrt_event*);
+  ndrt_status (*event_wait)(ndrt_event, ndrt_device);
+  ndrt_status (*event_synchronize)(ndrt_event);
+  ndrt_status (*event_query)(ndrt_event, int32_t*);
+  ndrt_status (*event_release)(ndrt_event);
 } ndrt_api;
 
 /* *out = the table for `version` (1..NDRT_API_VERSION). Another version: NDRT_ERR_NOT_CONFIGURED

@@ -111,6 +111,18 @@ void device_free(int32_t logical, void* ptr, size_t n) {
   if (it == p.owner.end()) return;  // not ours: nothing sensible to do in a destructor path
   cudaStream_t s = it->second;
   p.owner.erase(it);
+  // Freed from another thread's stream (which may still be using the block): the owner stream,
+  // which will hand the block out next, first waits for the work queued on the freeing stream.
+  // Work on a third stream is the caller's to synchronize (as with PyTorch's record_stream).
+  cudaStream_t here = existing_stream(logical);
+  if (here && here != s) {
+    cudaEvent_t e;
+    if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess) {
+      if (cudaEventRecord(e, here) == cudaSuccess) cudaStreamWaitEvent(s, e, 0);
+      cudaEventDestroy(e);
+    }
+    cudaGetLastError();  // nothing to report from a destructor path
+  }
   p.in_use -= int64_t(cls);
   int64_t max_chunk = host().config_int(NDRT_CUDA_CFG_MAX_CHUNK_BYTES);
   int64_t max_cached = host().config_int(NDRT_CUDA_CFG_MAX_CACHED_BYTES);

@@ -156,8 +156,36 @@ void synchronize(int32_t logical_device) {
   check(cudaStreamSynchronize(stream(NDRT_DEVICE(NDRT_DEVICE_TYPE_CUDA, logical_device))), "synchronize");
 }
 
-const ndrt_cuda_backend kBackend = {1,    device_count, device_props, init,     register_kernels, alloc,
-                                    free_block, memory_stats, trim,         reset_peak, copy,         synchronize};
+ndrt_device cuda_device(int32_t logical_device) { return NDRT_DEVICE(NDRT_DEVICE_TYPE_CUDA, logical_device); }
+
+void* event_record(int32_t logical_device) {
+  cudaStream_t s = stream(cuda_device(logical_device));
+  cudaEvent_t e;
+  check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+  cudaError_t r = cudaEventRecord(e, s);
+  if (r != cudaSuccess) cudaEventDestroy(e);
+  check(r, "cudaEventRecord");
+  return e;
+}
+void event_wait(void* e, int32_t logical_device) {
+  check(cudaStreamWaitEvent(stream(cuda_device(logical_device)), static_cast<cudaEvent_t>(e), 0), "cudaStreamWaitEvent");
+}
+void event_synchronize(void* e) { check(cudaEventSynchronize(static_cast<cudaEvent_t>(e)), "cudaEventSynchronize"); }
+int32_t event_query(void* e) {
+  cudaError_t r = cudaEventQuery(static_cast<cudaEvent_t>(e));
+  if (r == cudaErrorNotReady) {
+    cudaGetLastError();
+    return 0;
+  }
+  check(r, "cudaEventQuery");
+  return 1;
+}
+void event_destroy(void* e) { cudaEventDestroy(static_cast<cudaEvent_t>(e)); }
+
+const ndrt_cuda_backend kBackend = {1,           device_count,      device_props, init,         register_kernels,
+                                    alloc,       free_block,        memory_stats, trim,         reset_peak,
+                                    copy,        synchronize,       event_record, event_wait,   event_synchronize,
+                                    event_query, event_destroy};
 
 }  // namespace
 }  // namespace ndrt::cuda

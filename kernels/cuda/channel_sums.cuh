@@ -114,18 +114,22 @@ void channel_sums(const OpContext& ctx, int64_t outer, int64_t C, int64_t inner,
   cudaStream_t st = stream(ctx);
   const bool runs = inner >= 32;
   const int64_t cols = runs ? C : C * inner, fold = runs ? 1 : inner;
-  const int32_t splits = runs ? split_count(outer, inner) : split_count(outer, kColWidth);
+  // inner == 0 (a size-0 axis after the channel): no elements, every sum is 0. No partials kernel
+  // then: its grid would have 0 blocks, a launch error.
+  const int32_t splits = cols == 0 ? 0 : runs ? split_count(outer, inner) : split_count(outer, kColWidth);
   if (C > 0x7fffffff || (cols + kColWidth - 1) / kColWidth > 0x7fffffff)
     fail(NDRT_ERR_NOT_SUPPORTED, "%s: %lld channels are more than one cuda grid holds", ctx.op->name, (long long)C);
-  Scratch part(ctx.device, size_t(splits) * S * size_t(cols) * sizeof(double));
+  Scratch part(ctx.device, std::max<size_t>(1, size_t(splits) * S * size_t(cols)) * sizeof(double));
   double* pp = part.as<double>();
-  if (runs) {
-    run_partials<S><<<dim3(unsigned(C), unsigned(splits)), kRunThreads, 0, st>>>(f, outer, C, inner, splits, pp);
-  } else {
-    const dim3 grid(unsigned((cols + kColWidth - 1) / kColWidth), unsigned(splits));
-    column_partials<S><<<grid, dim3(kColWidth, kColRows), 0, st>>>(f, outer, cols, inner, splits, pp);
+  if (splits > 0) {
+    if (runs) {
+      run_partials<S><<<dim3(unsigned(C), unsigned(splits)), kRunThreads, 0, st>>>(f, outer, C, inner, splits, pp);
+    } else {
+      const dim3 grid(unsigned((cols + kColWidth - 1) / kColWidth), unsigned(splits));
+      column_partials<S><<<grid, dim3(kColWidth, kColRows), 0, st>>>(f, outer, cols, inner, splits, pp);
+    }
+    check_launch(ctx.op->name);
   }
-  check_launch(ctx.op->name);
   const Launch l = launch_for(C, 128);
   finish_channels<S><<<l.grid, l.block, 0, st>>>(fin, pp, splits, C, cols, fold);
   check_launch(ctx.op->name);

@@ -118,6 +118,11 @@ ThreadSlot& thread_slot(ndrt_device d) {
 
 cudaStream_t stream(ndrt_device d) { return thread_slot(d).stream; }
 
+cudaStream_t existing_stream(int32_t logical_device) {
+  if (logical_device < 0 || t_slots.slot.size() <= size_t(logical_device)) return nullptr;
+  return t_slots.slot[size_t(logical_device)].stream;
+}
+
 cublasHandle_t cublas(ndrt_device d) {
   ThreadSlot& s = thread_slot(d);
   if (!s.blas) {

@@ -22,6 +22,8 @@ int32_t logical_count();
 int physical(int32_t logical);
 // The calling thread's slot for d, created on first use; makes d's GPU current.
 ThreadSlot& thread_slot(ndrt_device d);
+// The calling thread's stream for a logical device if it has one (null otherwise); never fails.
+cudaStream_t existing_stream(int32_t logical_device);
 void register_all(void* registry, ndrt_cuda_register_fn fn);
 
 // Allocator (allocator.cu): one caching pool per logical device.

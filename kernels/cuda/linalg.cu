@@ -371,9 +371,10 @@ __global__ void add_bias_rows(compute_t<T>* z, const T* bias, int64_t bs, int64_
   }
 }
 
-// x [N, K] @ W (W = w [K, M], or w^T with transpose_w) into a dense [N, M] buffer of type `work`
-// (f32 for 16-bit x), with ld M. Nothing runs when K == 0.
-void linear_product(const OpContext& c, const Tensor& x, const Tensor& w, bool tw, void* out, ndrt_dtype work) {
+// x [N, K] @ W (W = w [K, M], or w^T with transpose_w) into an [N, M] buffer of type `work` (f32
+// for 16-bit x) with row stride ld. Nothing runs when K == 0.
+void linear_product(const OpContext& c, const Tensor& x, const Tensor& w, bool tw, void* out, int64_t ld,
+                    ndrt_dtype work) {
   const int64_t N = x.shape.d[0], K = x.shape.d[1], M = w.shape.d[tw ? 0 : 1];
   if (K == 0 || N == 0 || M == 0) return;
   Product p;
@@ -384,7 +385,7 @@ void linear_product(const OpContext& c, const Tensor& x, const Tensor& w, bool t
   p.a = operand(c, x, false, p.batch, kx);
   p.b = operand(c, w, tw, p.batch, kw);
   p.c.p = static_cast<char*>(out);
-  p.c.ld = M > 1 ? M : 1;
+  p.c.ld = ld;
   run_product(c, p, 1.0, 0.0);
 }
 
@@ -397,11 +398,12 @@ void linear_run(OpContext& c) {
   const Tensor &x = *c.in[0], &w = *c.in[1], &b = *c.in[2], &y = *c.out[0];
   const int64_t N = y.shape.d[0], M = y.shape.d[1], K = x.shape.d[1];
   const ndrt_dtype work = is_half(y.dtype) ? NDRT_F32 : y.dtype;
-  // The GEMM writes y itself where it can (f32/f64, row-major y), else a dense buffer.
+  // The GEMM writes y itself where it can (f32/f64, row-major y), else a dense buffer; z.ld is the
+  // row stride of either (y's own when y is a column slice of a wider matrix).
   std::optional<Scratch> keep;
   const OutMat z = work_out(c, y, work, keep);
   const bool product = K > 0;
-  if (product) linear_product(c, x, w, tw, z.p, work);
+  if (product) linear_product(c, x, w, tw, z.p, z.ld, work);
   const Launch l = launch_for(N * M);
   linear_epilogue<T><<<l.grid, l.block, 0, stream(c)>>>(product ? reinterpret_cast<const A*>(z.p) : nullptr, z.ld,
                                                         reinterpret_cast<const T*>(base_of(b)), b.strides.d[0],
@@ -519,7 +521,7 @@ void linear_bp_run(OpContext& c) {
       const A* z = nullptr;
       if (act == kGelu) {
         z_buf.emplace(c.device, size_t(NM) * sizeof(A));
-        linear_product(c, x, w, tw, z_buf->ptr, is_half(x.dtype) ? NDRT_F32 : x.dtype);
+        linear_product(c, x, w, tw, z_buf->ptr, M > 1 ? M : 1, is_half(x.dtype) ? NDRT_F32 : x.dtype);
         const Launch l = launch_for(NM);
         add_bias_rows<T><<<l.grid, l.block, 0, st>>>(z_buf->as<A>(), reinterpret_cast<const T*>(base_of(b)),
                                                      b.strides.d[0], N, M, K > 0);

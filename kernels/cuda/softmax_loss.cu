@@ -20,7 +20,7 @@ using sl::Rows;
 // Rows: tensor 0 is written, the others read. y may be the same view as x (in place): each thread
 // writes only the elements it reads last, after the row statistics are complete.
 template <class T, bool Log>
-__global__ void softmax_rows(T* y, const T* x, Rows<2> rows, int G) {
+__global__ void __launch_bounds__(sl::kMaxRowBlock) softmax_rows(T* y, const T* x, Rows<2> rows, int G) {
   using C = compute_t<T>;
   __shared__ red::GroupSmem<C> smc;
   __shared__ red::GroupSmem<double> smd;
@@ -51,7 +51,7 @@ __global__ void softmax_rows(T* y, const T* x, Rows<2> rows, int G) {
 // softmax_bp: dx = y (dy - sum(dy y)); log_softmax_bp: dx = dy - exp(y) sum(dy). dx may be the
 // same view as y or dy.
 template <class T, bool Log>
-__global__ void softmax_bp_rows(T* dx, const T* y, const T* dy, Rows<3> rows, int G) {
+__global__ void __launch_bounds__(sl::kMaxRowBlock) softmax_bp_rows(T* dx, const T* y, const T* dy, Rows<3> rows, int G) {
   using C = compute_t<T>;
   __shared__ red::GroupSmem<double> smd;
   const int per_block = int(blockDim.x) / G, lane = int(threadIdx.x) % G;
@@ -148,7 +148,7 @@ enum class Kind { Index, IndexBp, Soft, SoftBp };
 // One kernel for the four fused softmax cross-entropy variants: they share the row statistics.
 // t: targets (soft kinds); dx: the gradient (Bp kinds).
 template <class T, Kind K>
-__global__ void cross_entropy_rows(Mat<const T> x, Mat<const T> t, Mat<T> dx, int64_t N, int64_t ncls, sl::Labels lab,
+__global__ void __launch_bounds__(sl::kMaxRowBlock) cross_entropy_rows(Mat<const T> x, Mat<const T> t, Mat<T> dx, int64_t N, int64_t ncls, sl::Labels lab,
                                    LossSink<T> sink, RowGrad<T> grad, int G) {
   __shared__ red::GroupSmem<T> smc;
   __shared__ red::GroupSmem<double> smd;

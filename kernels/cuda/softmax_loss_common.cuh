@@ -45,9 +45,13 @@ inline int row_axis(int64_t axis, int rank) {
   return int(axis < 0 ? axis + rank : axis);
 }
 
-// Launch for `rows` rows of n elements: one group of G threads per row.
+// Launch for `rows` rows of n elements: one group of G threads per row. Blocks reach kMaxRowBlock
+// threads, so the row kernels declare it in __launch_bounds__: without it they compile to 60-95
+// registers per thread, and 1024 x that exceeds the 64K registers of an SM (the launch fails with
+// "too many resources requested").
+constexpr unsigned kMaxRowBlock = 1024;
 inline red::GroupLaunch row_launch(int64_t rows, int64_t n) {
-  const unsigned block = n >= 4096 ? 1024 : 256;
+  const unsigned block = n >= 4096 ? kMaxRowBlock : 256;
   return red::group_launch(rows, red::pow2_at_least(n, int(block)), block);
 }
 

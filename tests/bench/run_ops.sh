@@ -14,6 +14,7 @@
 #   NDRT_SETTINGS     the same for ndrt, whose oneDNN convolutions run on OpenMP too; default:
 #                     default (nothing set), passive (OMP_WAIT_POLICY=PASSIVE). The report's main
 #                     ndrt column is "default", the others are shown beside it.
+#   ONLY="elementwise reduce"   run only these case groups (conv, elementwise, reduce, loss_lenet)
 #   OUT_DIR           where the raw JSON goes (default: a new temporary folder, printed)
 #   PYTHON=/usr/bin/python3 (Debian's python3-torch)
 #
@@ -77,6 +78,7 @@ groups_ndrt=("conv[^/]*" "(add|mul|relu|exp|sigmoid|tanh)" "[a-z]+_(all|rows)" "
 echo "run_ops.sh: $rounds rounds x groups (${gnames[*]}) x threads ($threads); raw JSON in $out" >&2
 for ((r = 1; r <= rounds; ++r)); do
   for g in "${!groups[@]}"; do
+    [[ -z "${ONLY:-}" || " $ONLY " == *" ${gnames[$g]} "* ]] || continue
     for t in $threads; do
       echo "  round $r/$rounds, ${gnames[$g]}, threads $t (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
       if (( (r + g) % 2 )); then run_ndrt "$r" "$g" "$t"; run_torch "$r" "$g" "$t"

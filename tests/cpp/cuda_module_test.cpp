@@ -77,4 +77,19 @@ TEST(CudaModule, EveryCpuKernelHasACudaKernel) {
   EXPECT_EQ(extra, "") << "cuda kernels for dtypes the cpu does not have";
 }
 
+TEST(CudaModule, ConfigurationKeysAreChecked) {
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cuda.max_block_size", "100"));  // not whole warps
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cuda.max_block_size", "2048"));
+  EXPECT_OK(ndrt_config_set("cuda.max_block_size", "128"));
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cuda.virtual_devices", "65"));
+  EXPECT_OK(ndrt_config_set("memory.cuda.max_cached_bytes", "1048576"));
+  char buf[32];
+  size_t needed = 0;
+  ASSERT_OK(ndrt_config_get("memory.cuda.max_cached_bytes", buf, sizeof buf, &needed));
+  EXPECT_STREQ(buf, "1048576");
+  int32_t n = 0;
+  ASSERT_OK(ndrt_device_count(NDRT_DEVICE_TYPE_CUDA, &n));  // devices now in use: the count is fixed
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cuda.virtual_devices", "3"));
+}
+
 }  // namespace

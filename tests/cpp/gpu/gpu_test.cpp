@@ -46,7 +46,7 @@ Pair values_pair(ndrt_dtype d, const nt::Shape& s, const std::vector<double>& v)
 nt::Tol cuda_tol(ndrt_dtype d) {
   switch (d) {
     case NDRT_F64: return {1e-10, 1e-12};
-    case NDRT_F32: return {2e-5, 1e-6};
+    case NDRT_F32: return {2e-5, 1e-5};  // atol: long f32 sums grouped differently on the CPU
     case NDRT_F16: return {4e-3, 1e-4};
     case NDRT_BF16: return {2e-2, 1e-3};
     default: return {0, 0};

@@ -257,6 +257,38 @@ TEST(CudaLinalg, LinearViewsAndEdges) {
   }
 }
 
+// y given as the left half of a wider poisoned buffer: row-major with row stride 2M, so the GEMM
+// writes y in place and must use y's row stride (not M) as its leading dimension.
+TEST(CudaLinalg, LinearIntoAColumnSlice) {
+  NDRT_REQUIRE_CUDA();
+  std::mt19937 rng(111);
+  const int64_t N = 9, K = 14, M = 11;
+  const nt::Tol tol = product_tol(NDRT_F32, K);
+  for (int act : {0, 1}) {
+    SCOPED_TRACE("act " + std::to_string(act));
+    Pair x = gt::random_pair(NDRT_F32, {N, K}, rng), w = gt::random_pair(NDRT_F32, {K, M}, rng);
+    Pair b = gt::random_pair(NDRT_F32, {M}, rng);
+    nt::Tensor want;
+    {
+      gt::OnDevice on(NDRT_CPU);
+      want = nt::run("linear", {&x.cpu, &w.cpu, &b.cpu}, lin_attrs(false, act));
+    }
+    std::vector<uint8_t> poison = nt::poison_bytes(NDRT_F32, N * 2 * M);
+    nt::Tensor big =
+        gt::to_device(nt::from_bytes(NDRT_F32, {N, 2 * M}, poison.data(), poison.size(), NDRT_CPU), gt::kCuda0);
+    nt::Tensor view = nt::slice(big, 1, 0, M, 1);  // [N, M], strides (2M, 1)
+    {
+      gt::OnDevice on(gt::kCuda0);
+      nt::run_into("linear", {&x.gpu, &w.gpu, &b.gpu}, view, lin_attrs(false, act));
+      NT_CHECK(ndrt_synchronize(gt::kCuda0));
+    }
+    nt::expect_close(nt::read_values(view), nt::read_values(want), NDRT_F32, tol, "linear into a view");
+    const std::vector<double> all = nt::read_values(big);
+    for (int64_t r = 0; r < N; ++r)
+      for (int64_t j = M; j < 2 * M; ++j) EXPECT_TRUE(std::isnan(all[size_t(r * 2 * M + j)])) << "outside written";
+  }
+}
+
 // The epilogue over an output of more than 65536 x 256 elements: its grid-stride loop must cover it.
 TEST(CudaLinalg, LinearPastOneGrid) {
   NDRT_REQUIRE_CUDA();

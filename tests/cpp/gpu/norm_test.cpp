@@ -86,6 +86,10 @@ TEST(CudaNorm, BatchNormViewsEmptyAndInPlace) {
     gt::expect_same("batch_norm_bp", {&x0, &v0, &v0, &v0, &x0}, axis_only(1));
     Pair xe = gt::random_pair(d, {0, 3}, rng), v3 = gt::random_pair(d, {3}, rng, nt::uniform_gen(d, 0.5, 2.0));
     gt::expect_same("batch_norm_inference", {&xe, &v3, &v3, &v3, &v3}, bn_inf_attrs(1));
+    // Gradient over channels with no elements (a size-0 axis after the channel): dgamma = dbeta = 0.
+    Pair xz = gt::random_pair(d, {2, 3, 0}, rng);
+    gt::expect_same("batch_norm_bp", {&xz, &v3, &v3, &v3, &xz}, axis_only(1));
+    gt::expect_same("batch_norm_bp", {&xe, &v3, &v3, &v3, &xe}, axis_only(1));
   }
   // Running statistics updated in place (outputs 3 and 4 are the inputs' handles).
   const Shape shape = {6, 5, 9};

@@ -145,3 +145,42 @@ TEST(CudaRuntime, FourThreadsOnTwoDevicesMatchTheCpu) {
 }
 
 }  // namespace
+
+namespace {
+
+// A producer thread on cuda:0 records an event after its op; a consumer thread on cuda:1 waits for
+// it on its own stream (no host wait) and copies the result across: it sees the produced values.
+TEST(CudaRuntime, EventsOrderWorkAcrossThreadsAndDevices) {
+  NDRT_REQUIRE_CUDA();
+  std::mt19937 rng(5);
+  std::vector<double> v(1 << 22);
+  for (double& x : v) x = std::uniform_real_distribution<double>(-1, 1)(rng);
+  nt::Tensor produced;
+  ndrt_event ready = 0;
+  std::thread producer([&] {
+    gt::OnDevice on(kCuda0);
+    nt::Tensor x = nt::from_values(NDRT_F32, {int64_t(v.size())}, v, kCuda0);
+    produced = nt::run("neg", {&x});
+    NT_CHECK(ndrt_event_record(kCuda0, &ready));
+  });
+  producer.join();
+  int32_t done = -1;
+  ASSERT_OK(ndrt_event_query(ready, &done));
+  EXPECT_TRUE(done == 0 || done == 1);
+  std::vector<double> got;
+  std::thread consumer([&] {
+    gt::OnDevice on(kCuda1);
+    NT_CHECK(ndrt_event_wait(ready, kCuda0));  // this thread's cuda:0 stream waits for the producer's
+    got = nt::read_values(gt::to_device(produced, kCuda1));
+  });
+  consumer.join();
+  ASSERT_OK(ndrt_event_synchronize(ready));
+  ASSERT_OK(ndrt_event_query(ready, &done));
+  EXPECT_EQ(done, 1);
+  ASSERT_OK(ndrt_event_release(ready));
+  ASSERT_EQ(got.size(), v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    if (got[i] != -double(float(v[i]))) FAIL() << "element " << i << ": " << got[i] << " vs " << -double(float(v[i]));
+}
+
+}  // namespace
