@@ -1,5 +1,6 @@
 #include "parallel.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -33,13 +34,16 @@ void spin_while(F&& busy) {
 class Pool {
  public:
   // Returns false (caller should run inline) when the pool is busy with another host thread.
-  bool run(int32_t parts, const std::function<void(int32_t)>& job) {
+  // `parts` pieces of work for `threads` threads (the caller and threads - 1 workers).
+  bool run(int32_t parts, int32_t threads, const std::function<void(int32_t)>& job) {
     std::unique_lock<std::mutex> owner(owner_mu_, std::try_to_lock);
     if (!owner.owns_lock()) return false;
-    ensure_workers(parts - 1);
+    const int32_t helpers = std::min(parts, threads) - 1;
+    ensure_workers(helpers);
     {
       std::lock_guard<std::mutex> lock(mu_);
       job_ = &job;
+      helpers_ = helpers;
       next_part_ = 1;  // part 0 is the caller's
       parts_ = parts;
       pending_.store(parts - 1, std::memory_order_relaxed);
@@ -63,7 +67,8 @@ class Pool {
  private:
   void ensure_workers(int32_t n) {
     while (int32_t(workers_.size()) < n) {
-      workers_.emplace_back([this] { worker(); });
+      int32_t index = int32_t(workers_.size());
+      workers_.emplace_back([this, index] { worker(index); });
       workers_.back().detach();  // lives for the process; never joined at exit
     }
   }
@@ -75,7 +80,9 @@ class Pool {
     if (epoch != epoch_.load(std::memory_order_relaxed) || !job_ || next_part_ >= parts_) return -1;
     return next_part_++;
   }
-  void worker() {
+  // Worker `index` joins a job only while index < helpers_: workers started for a larger
+  // cpu.threads sit out, so a job never runs on more threads than configured.
+  void worker(int32_t index) {
     uint64_t seen = 0;
     for (;;) {
       spin_while([&] { return epoch_.load(std::memory_order_acquire) == seen; });
@@ -84,7 +91,7 @@ class Pool {
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait(lock, [&] { return epoch_.load(std::memory_order_relaxed) != seen; });
         seen = epoch_.load(std::memory_order_relaxed);
-        job = job_;
+        job = index < helpers_ ? job_ : nullptr;
       }
       for (int32_t p; job && (p = claim(seen)) >= 0;) {
         (*job)(p);
@@ -99,7 +106,7 @@ class Pool {
   std::condition_variable cv_, done_cv_;
   std::vector<std::thread> workers_;
   const std::function<void(int32_t)>* job_ = nullptr;
-  int32_t next_part_ = 0, parts_ = 0;  // guarded by mu_
+  int32_t next_part_ = 0, parts_ = 0, helpers_ = 0;  // guarded by mu_
   std::atomic<int32_t> pending_{0};     // changed under mu_; the caller polls it without the lock
   std::atomic<uint64_t> epoch_{0};  // changed under mu_; idle workers poll it without the lock
 };
@@ -128,8 +135,11 @@ void set_cpu_threads(int32_t n) { g_threads.store(n); }
 
 void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
   if (grain < 1) grain = 1;
+  // More parts than threads, claimed one by one: when a thread is descheduled or woken late (a
+  // shared 2-core VM), the others take its remaining parts instead of waiting for a fixed half.
+  constexpr int64_t kPartsPerThread = 4;
   int64_t threads = cpu_threads();
-  int64_t parts = std::min<int64_t>(threads, (n + grain - 1) / grain);
+  int64_t parts = std::min<int64_t>(threads * kPartsPerThread, (n + grain - 1) / grain);
   if (parts <= 1) {
     fn(0, n);
     return;
@@ -138,7 +148,7 @@ void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_
     int64_t begin = n * p / parts, end = n * (p + 1) / parts;
     fn(begin, end);
   };
-  if (!pool().run(int32_t(parts), job)) fn(0, n);
+  if (!pool().run(int32_t(parts), int32_t(threads), job)) fn(0, n);
 }
 
 }  // namespace ndrt
