@@ -99,6 +99,9 @@ const Key kKeys[] = {
        g_config.cuda_max_block_size.store(n);
      },
      [] { return std::to_string(g_config.cuda_max_block_size.load()); }},
+    {"cuda.matmul.allow_tf32", "NDRT_CUDA_MATMUL_ALLOW_TF32",
+     [](const char* k, const char* v) { g_config.cuda_matmul_allow_tf32.store(int32_t(parse_int(k, v, 0, 1))); },
+     [] { return std::to_string(g_config.cuda_matmul_allow_tf32.load()); }},
     {"profiler.enabled", "NDRT_PROFILE",
      [](const char* k, const char* v) { profiler_set_enabled(parse_int(k, v, 0, 1) != 0); },
      [] { return std::string(profiler_enabled() ? "1" : "0"); }},

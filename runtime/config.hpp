@@ -26,6 +26,9 @@ struct Config {
   std::atomic<int64_t> cuda_max_chunk_bytes{INT64_MAX};
   std::atomic<int64_t> cuda_max_grid_size{0};
   std::atomic<int64_t> cuda_max_block_size{1024};
+  // f32 matmuls on tensor cores in TF32 (10-bit mantissa inputs, f32 accumulation): faster, less
+  // exact, so off unless asked for (torch.backends.cuda.matmul.allow_tf32 is off by default too).
+  std::atomic<int32_t> cuda_matmul_allow_tf32{0};
 };
 
 // The process-wide configuration, with environment variables applied on first use.

@@ -24,6 +24,7 @@ enum ndrt_cuda_config {
   NDRT_CUDA_CFG_MAX_CHUNK_BYTES = 1,   // larger blocks are never cached
   NDRT_CUDA_CFG_MAX_GRID_SIZE = 2,     // blocks per launch of own kernels (0: 32 per SM)
   NDRT_CUDA_CFG_MAX_BLOCK_SIZE = 3,    // threads per block of own kernels
+  NDRT_CUDA_CFG_MATMUL_ALLOW_TF32 = 4, // 1: f32 matmuls compute in TF32 on tensor cores
 };
 
 struct ndrt_cuda_host {

@@ -62,6 +62,7 @@ int64_t host_config_int(int32_t key) {
     case NDRT_CUDA_CFG_MAX_CHUNK_BYTES: return c.cuda_max_chunk_bytes.load(std::memory_order_relaxed);
     case NDRT_CUDA_CFG_MAX_GRID_SIZE: return c.cuda_max_grid_size.load(std::memory_order_relaxed);
     case NDRT_CUDA_CFG_MAX_BLOCK_SIZE: return c.cuda_max_block_size.load(std::memory_order_relaxed);
+    case NDRT_CUDA_CFG_MATMUL_ALLOW_TF32: return c.cuda_matmul_allow_tf32.load(std::memory_order_relaxed);
   }
   fail(NDRT_ERR_INTERNAL, "cuda module asked for unknown config key %d", int(key));
 }

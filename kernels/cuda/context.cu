@@ -158,6 +158,8 @@ Launch launch_for(int64_t n, unsigned block) {
   return {unsigned(blocks), block};
 }
 
+bool matmul_allow_tf32() { return host().config_int(NDRT_CUDA_CFG_MATMUL_ALLOW_TF32) != 0; }
+
 int64_t item_size(ndrt_dtype d) { return valid_dtype_size(d); }
 
 const char* type_name(ndrt_dtype d) {

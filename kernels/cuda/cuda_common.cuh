@@ -70,6 +70,8 @@ struct Launch {
   unsigned grid, block;
 };
 Launch launch_for(int64_t n, unsigned block = 256);
+// cuda.matmul.allow_tf32: whether f32 GEMMs may compute in TF32 (read at each call).
+bool matmul_allow_tf32();
 
 // ---- tensors -----------------------------------------------------------------------------------
 // dtype sizes and names without calling libndrt.

@@ -8,7 +8,8 @@
 // broadcast numpy-style: one stride per operand gives the strided-batched call, anything else a
 // pointer-array batched call (pointers built on the device). Accumulation is f32
 // (CUBLAS_COMPUTE_32F: true f32, no TF32) for f32/f16/bf16 and f64 for f64; f16/bf16 run on tensor
-// cores and round once.
+// cores and round once. With cuda.matmul.allow_tf32 = 1, f32 operands go to the tensor cores as
+// TF32 (CUBLAS_COMPUTE_32F_FAST_TF32: 10-bit mantissas in, f32 accumulation), read per call.
 //
 // linear: GEMM into an f32 (f16/bf16) or T buffer, then one epilogue kernel adds the bias, applies
 // the activation and rounds once. linear_bp: one pass makes dz = dy * act'(.), the bias gradient
@@ -202,14 +203,15 @@ __global__ void fill_batch_pointers(BatchPointers q, const void** A, const void*
 void run_product(const OpContext& c, const Product& p, double alpha, double beta) {
   cublasHandle_t h = cublas(c.device);
   // The handle is shared by the module's files: state the modes this call relies on (host
-  // scalars; no TF32 rounding of f32 operands).
+  // scalars; the compute type alone decides TF32, the math mode adds none).
   check(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
   check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
   const bool f64 = p.ab == NDRT_F64;
   const float af = float(alpha), bf = float(beta);
   const void* al = f64 ? static_cast<const void*>(&alpha) : &af;
   const void* be = f64 ? static_cast<const void*>(&beta) : &bf;
-  const cublasComputeType_t compute = f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  const bool tf32 = p.ab == NDRT_F32 && matmul_allow_tf32();
+  const cublasComputeType_t compute = f64 ? CUBLAS_COMPUTE_64F : tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   const cudaDataType tab = blas_type(p.ab), tc = blas_type(p.ct);
   // Column-major view: C^T[n x m] = op(B)^T op(A)^T.
   const cublasOperation_t opa = p.b.trans ? CUBLAS_OP_T : CUBLAS_OP_N, opb = p.a.trans ? CUBLAS_OP_T : CUBLAS_OP_N;

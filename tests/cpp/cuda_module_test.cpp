@@ -2,6 +2,7 @@
 // libndrt load it even without a driver), reports 0 devices without breaking the CPU, and its
 // kernel table covers the CPU's: every op x dtype with a CPU kernel has a CUDA kernel, except
 // the documented gaps listed here. Runs in CI; the GPU results are checked by the `gpu` suite.
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -87,6 +88,17 @@ TEST(CudaModule, ConfigurationKeysAreChecked) {
   size_t needed = 0;
   ASSERT_OK(ndrt_config_get("memory.cuda.max_cached_bytes", buf, sizeof buf, &needed));
   EXPECT_STREQ(buf, "1048576");
+  // cuda.matmul.allow_tf32: 0 (the default) or 1, settable at any time (read at each GEMM).
+  if (!std::getenv("NDRT_CUDA_MATMUL_ALLOW_TF32")) {
+    ASSERT_OK(ndrt_config_get("cuda.matmul.allow_tf32", buf, sizeof buf, &needed));
+    EXPECT_STREQ(buf, "0");
+  }
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cuda.matmul.allow_tf32", "2"));
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cuda.matmul.allow_tf32", "yes"));
+  EXPECT_OK(ndrt_config_set("cuda.matmul.allow_tf32", "1"));
+  ASSERT_OK(ndrt_config_get("cuda.matmul.allow_tf32", buf, sizeof buf, &needed));
+  EXPECT_STREQ(buf, "1");
+  EXPECT_OK(ndrt_config_set("cuda.matmul.allow_tf32", "0"));
   int32_t n = 0;
   ASSERT_OK(ndrt_device_count(NDRT_DEVICE_TYPE_CUDA, &n));  // devices now in use: the count is fixed
   EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cuda.virtual_devices", "3"));
