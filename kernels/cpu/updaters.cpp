@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 
+#include "../updater_hyper.hpp"
 #include "kernels.hpp"
 #include "loops.hpp"
 #if defined(__AVX__)
@@ -18,26 +19,19 @@ namespace ndrt {
 
 namespace {
 
-// Hyperparameters in the compute type, derived once per call.
-template <class C>
-struct Hyper {
-  C lr = 0, wd = 0;         // learning rate; L2 (or, adamw, the decoupled decay)
-  C mu = 0, mu1 = 0;        // nesterovs: momentum, 1 + momentum
-  C eps = 0;                // adagrad, rmsprop, adam
-  C rho = 0, rho1 = 0;      // rmsprop: decay, 1 - decay
-  C b1 = 0, b1c = 0;        // adam: beta1, 1 - beta1
-  C b2 = 0, b2c = 0;        // adam: beta2, 1 - beta2
-  C alpha_t = 0, lr_wd = 0; // adam: bias-corrected step size; adamw: lr * weight_decay
-};
+using updater::Hyper;
+using updater::Kind;
 
 // A rule updates (p, s1, s2) from g. Rules without a root do everything in step(); rules with one
 // split into pre() (states, numerator q and radicand r) and post() (param from q and sqrt(r)).
 struct Sgd {
+  static constexpr Kind kKind = Kind::Sgd;
   static constexpr int kStates = 0;
   static constexpr bool kRoot = false;
   template <class C> static C step(const Hyper<C>& h, C p, C g, C&, C&) { return p - h.lr * (g + h.wd * p); }
 };
 struct Nesterovs {
+  static constexpr Kind kKind = Kind::Nesterovs;
   static constexpr int kStates = 1;
   static constexpr bool kRoot = false;
   template <class C>
@@ -49,6 +43,7 @@ struct Nesterovs {
   }
 };
 struct AdaGrad {
+  static constexpr Kind kKind = Kind::AdaGrad;
   static constexpr int kStates = 1;
   static constexpr bool kRoot = true;
   template <class C>
@@ -61,6 +56,7 @@ struct AdaGrad {
   template <class C> static C post(const Hyper<C>& h, C p, C q, C root) { return p - h.lr * q / (root + h.eps); }
 };
 struct RmsProp {
+  static constexpr Kind kKind = Kind::RmsProp;
   static constexpr int kStates = 1;
   static constexpr bool kRoot = true;
   template <class C>
@@ -74,6 +70,7 @@ struct RmsProp {
 };
 template <bool kDecoupled>
 struct AdamRule {
+  static constexpr Kind kKind = Kind::Adam;
   static constexpr int kStates = 2;
   static constexpr bool kRoot = true;
   template <class C>
@@ -147,45 +144,12 @@ void run_dense_in_place(const Hyper<T>& h, T* p, const T* g, T* s1, T* s2, int64
   }
 }
 
-// Attribute order (runtime/ops/updaters.cpp): lr first, weight_decay last among the floats.
-template <class R, class T>
-Hyper<T> hyper_of(const Attrs& a) {
-  Hyper<T> h;
-  h.lr = T(a.get_float(0));
-  if constexpr (std::is_same_v<R, Sgd>) {
-    h.wd = T(a.get_float(1));
-  } else if constexpr (std::is_same_v<R, Nesterovs>) {
-    h.mu = T(a.get_float(1));
-    h.mu1 = T(1.0 + a.get_float(1));
-    h.wd = T(a.get_float(2));
-  } else if constexpr (std::is_same_v<R, AdaGrad>) {
-    h.eps = T(a.get_float(1));
-    h.wd = T(a.get_float(2));
-  } else if constexpr (std::is_same_v<R, RmsProp>) {
-    h.rho = T(a.get_float(1));
-    h.rho1 = T(1.0 - a.get_float(1));
-    h.eps = T(a.get_float(2));
-    h.wd = T(a.get_float(3));
-  } else {  // adam, adamw: lr, beta1, beta2, eps, weight_decay, step
-    const double lr = a.get_float(0), b1 = a.get_float(1), b2 = a.get_float(2), t = double(a.get_int(5));
-    h.b1 = T(b1);
-    h.b1c = T(1.0 - b1);
-    h.b2 = T(b2);
-    h.b2c = T(1.0 - b2);
-    h.eps = T(a.get_float(3));
-    h.wd = T(a.get_float(4));
-    h.alpha_t = T(lr * std::sqrt(1.0 - std::pow(b2, t)) / (1.0 - std::pow(b1, t)));
-    h.lr_wd = T(lr * a.get_float(4));
-  }
-  return h;
-}
-
 template <class R, class T>
 void updater_kernel(OpContext& c) {
   constexpr int NS = R::kStates, NO = 1 + NS, N = NO + 2 + NS;
   const Tensor& p_out = *c.out[0];
   if (p_out.numel() == 0) return;
-  const Hyper<T> h = hyper_of<R, T>(c.attrs);
+  const Hyper<T> h = updater::hyper_of<R::kKind, T>(c.attrs);
   std::array<const Tensor*, N - 1> ops;
   for (int o = 1; o < NO; ++o) ops[size_t(o - 1)] = c.out[o];
   for (int i = 0; i < 2 + NS; ++i) ops[size_t(NO - 1 + i)] = c.in[i];

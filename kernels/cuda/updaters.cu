@@ -6,6 +6,7 @@
 // operands before it writes, and inference refuses any other overlap.
 #include <cmath>
 
+#include "../updater_hyper.hpp"
 #include "strided.cuh"
 
 namespace ndrt::cuda {
@@ -14,24 +15,17 @@ namespace {
 
 using strided::Walk;
 
-// Hyperparameters in the compute type, derived once per call on the host.
-template <class C>
-struct Hyper {
-  C lr = 0, wd = 0;          // learning rate; L2 (or, adamw, the decoupled decay)
-  C mu = 0, mu1 = 0;         // nesterovs: momentum, 1 + momentum
-  C eps = 0;                 // adagrad, rmsprop, adam
-  C rho = 0, rho1 = 0;       // rmsprop: decay, 1 - decay
-  C b1 = 0, b1c = 0;         // adam: beta1, 1 - beta1
-  C b2 = 0, b2c = 0;         // adam: beta2, 1 - beta2
-  C alpha_t = 0, lr_wd = 0;  // adam: bias-corrected step size; adamw: lr * weight_decay
-};
+using updater::Hyper;
+using updater::Kind;
 
 // A rule returns the new param and updates states s1, s2 in place.
 struct Sgd {
+  static constexpr Kind kKind = Kind::Sgd;
   static constexpr int kStates = 0;
   template <class C> __device__ static C step(const Hyper<C>& h, C p, C g, C&, C&) { return p - h.lr * (g + h.wd * p); }
 };
 struct Nesterovs {
+  static constexpr Kind kKind = Kind::Nesterovs;
   static constexpr int kStates = 1;
   template <class C>
   __device__ static C step(const Hyper<C>& h, C p, C g, C& v, C&) {
@@ -42,6 +36,7 @@ struct Nesterovs {
   }
 };
 struct AdaGrad {
+  static constexpr Kind kKind = Kind::AdaGrad;
   static constexpr int kStates = 1;
   template <class C>
   __device__ static C step(const Hyper<C>& h, C p, C g, C& a, C&) {
@@ -51,6 +46,7 @@ struct AdaGrad {
   }
 };
 struct RmsProp {
+  static constexpr Kind kKind = Kind::RmsProp;
   static constexpr int kStates = 1;
   template <class C>
   __device__ static C step(const Hyper<C>& h, C p, C g, C& s, C&) {
@@ -61,6 +57,7 @@ struct RmsProp {
 };
 template <bool kDecoupled>
 struct AdamRule {
+  static constexpr Kind kKind = Kind::Adam;
   static constexpr int kStates = 2;
   template <class C>
   __device__ static C step(const Hyper<C>& h, C p, C g, C& m, C& v) {
@@ -73,40 +70,6 @@ struct AdamRule {
 };
 using Adam = AdamRule<false>;
 using AdamW = AdamRule<true>;
-
-// Attribute order (runtime/ops/updaters.cpp): lr first, weight_decay last among the floats. The
-// derived values are computed in double on the host as the CPU does (same libm: same bits).
-template <class R, class T>
-Hyper<T> hyper_of(const Attrs& a) {
-  Hyper<T> h;
-  h.lr = T(a.get_float(0));
-  if constexpr (std::is_same_v<R, Sgd>) {
-    h.wd = T(a.get_float(1));
-  } else if constexpr (std::is_same_v<R, Nesterovs>) {
-    h.mu = T(a.get_float(1));
-    h.mu1 = T(1.0 + a.get_float(1));
-    h.wd = T(a.get_float(2));
-  } else if constexpr (std::is_same_v<R, AdaGrad>) {
-    h.eps = T(a.get_float(1));
-    h.wd = T(a.get_float(2));
-  } else if constexpr (std::is_same_v<R, RmsProp>) {
-    h.rho = T(a.get_float(1));
-    h.rho1 = T(1.0 - a.get_float(1));
-    h.eps = T(a.get_float(2));
-    h.wd = T(a.get_float(3));
-  } else {  // adam, adamw: lr, beta1, beta2, eps, weight_decay, step
-    const double lr = a.get_float(0), b1 = a.get_float(1), b2 = a.get_float(2), t = double(a.get_int(5));
-    h.b1 = T(b1);
-    h.b1c = T(1.0 - b1);
-    h.b2 = T(b2);
-    h.b2c = T(1.0 - b2);
-    h.eps = T(a.get_float(3));
-    h.wd = T(a.get_float(4));
-    h.alpha_t = T(lr * std::sqrt(1.0 - std::pow(b2, t)) / (1.0 - std::pow(b1, t)));
-    h.lr_wd = T(lr * a.get_float(4));
-  }
-  return h;
-}
 
 // Operand slots of the walk: outputs param', s1', s2', then inputs param, grad, s1, s2 (slots of
 // states a rule lacks are unused and stay null).
@@ -150,7 +113,7 @@ void updater_run(OpContext& c) {
     w.push(p_out.shape.d[d], s);
   }
   const Launch L = launch_for(n);
-  updater_kernel<R, T><<<L.grid, L.block, 0, stream(c)>>>(hyper_of<R, T>(c.attrs), o, w, n);
+  updater_kernel<R, T><<<L.grid, L.block, 0, stream(c)>>>(updater::hyper_of<R::kKind, T>(c.attrs), o, w, n);
   check_launch(c.op->name);
 }
 
