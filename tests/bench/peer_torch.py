@@ -28,12 +28,13 @@ BIG = 16 << 20
 SIDE = 4096
 
 
-def conv_case(n, c, h, w, k, r, backward):
-    g = torch.Generator().manual_seed(1)
-    x = torch.rand(n, c, h, w, generator=g)
-    wt = (torch.rand(k, c, r, r, generator=g) - 0.5) * 0.2
-    b = (torch.rand(k, generator=g) - 0.5) * 0.2
-    dy = torch.rand(n, k, h - r + 1, w - r + 1, generator=g) * 2 - 1
+# The case builders take a device (peer_torch_gpu.py builds the same cases on "cuda").
+def conv_case(n, c, h, w, k, r, backward, device="cpu"):
+    g = torch.Generator(device=device).manual_seed(1)
+    x = torch.rand(n, c, h, w, generator=g, device=device)
+    wt = (torch.rand(k, c, r, r, generator=g, device=device) - 0.5) * 0.2
+    b = (torch.rand(k, generator=g, device=device) - 0.5) * 0.2
+    dy = torch.rand(n, k, h - r + 1, w - r + 1, generator=g, device=device) * 2 - 1
     if not backward:
         def fwd():
             with torch.no_grad():
@@ -47,25 +48,25 @@ def conv_case(n, c, h, w, k, r, backward):
     return {"autograd": fwdbwd}
 
 
-def big_buffers():
-    g = torch.Generator().manual_seed(11)
-    a = torch.rand(BIG, generator=g) * 6 - 3
-    b = torch.rand(BIG, generator=g) * 6 - 3
-    return a, b, torch.empty(BIG)
+def big_buffers(n, device):
+    g = torch.Generator(device=device).manual_seed(11)
+    a = torch.rand(n, generator=g, device=device) * 6 - 3
+    b = torch.rand(n, generator=g, device=device) * 6 - 3
+    return a, b, torch.empty(n, device=device)
 
 
-_BIG = None
+_BIG = {}
 
 
-def big():
-    global _BIG
-    if _BIG is None:
-        _BIG = big_buffers()
-    return _BIG
+def big(n=BIG, device="cpu"):
+    """Two random inputs and an output of n f32 elements, made once per (n, device)."""
+    if (n, device) not in _BIG:
+        _BIG[(n, device)] = big_buffers(n, device)
+    return _BIG[(n, device)]
 
 
-def elementwise_case(name):
-    a, b, c = big()
+def elementwise_case(name, n=BIG, device="cpu"):
+    a, b, c = big(n, device)
     if name == "add":
         return {"out=": lambda: torch.add(a, b, out=c), "alloc": lambda: a + b}
     if name == "mul":
@@ -101,21 +102,31 @@ def sce_case(n, classes):
     return {"autograd": fwdbwd}
 
 
-def lenet_case():
+def lenet_model(device="cpu"):
+    """Deeplearning4j's LeNet (Xavier weights, zero biases) and its weight and bias parameters."""
     torch.manual_seed(31)
     model = torch.nn.Sequential(
         torch.nn.Conv2d(1, 20, 5), torch.nn.MaxPool2d(2, 2),
         torch.nn.Conv2d(20, 50, 5), torch.nn.MaxPool2d(2, 2),
-        torch.nn.Flatten(), torch.nn.Linear(800, 500), torch.nn.ReLU(), torch.nn.Linear(500, 10))
+        torch.nn.Flatten(), torch.nn.Linear(800, 500), torch.nn.ReLU(), torch.nn.Linear(500, 10)).to(device)
     for m in model:
         if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
             torch.nn.init.xavier_uniform_(m.weight)
             torch.nn.init.zeros_(m.bias)
     weights = [p for n_, p in model.named_parameters() if n_.endswith("weight")]
     biases = [p for n_, p in model.named_parameters() if n_.endswith("bias")]
-    # Nesterov momentum 0.9, lr 0.01, L2 0.0005 on the weights only (torch adds it to the gradient).
-    opt = torch.optim.SGD([{"params": weights, "weight_decay": 5e-4}, {"params": biases, "weight_decay": 0.0}],
-                          lr=0.01, momentum=0.9, nesterov=True)
+    return model, weights, biases
+
+
+def lenet_sgd(weights, biases, **kw):
+    """Nesterov momentum 0.9, lr 0.01, L2 0.0005 on the weights only (torch adds it to the gradient)."""
+    return torch.optim.SGD([{"params": weights, "weight_decay": 5e-4}, {"params": biases, "weight_decay": 0.0}],
+                           lr=0.01, momentum=0.9, nesterov=True, **kw)
+
+
+def lenet_case():
+    model, weights, biases = lenet_model()
+    opt = lenet_sgd(weights, biases)
     x = torch.rand(64, 1, 28, 28)
     y = torch.randint(0, 10, (64,))
 

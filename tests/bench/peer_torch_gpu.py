@@ -36,37 +36,20 @@ except ImportError as e:
     print(f"peer_torch_gpu.py: cannot import torch ({e}); install PyTorch with CUDA support", file=sys.stderr)
     sys.exit(2)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_torch  # noqa: E402  (the case builders, made for any device)
+
 BIG = 256 << 20
 MM = 8192
 DEV = "cuda"
 
 
-def big_buffers():
-    g = torch.Generator(device=DEV).manual_seed(11)
-    a = torch.rand(BIG, generator=g, device=DEV) * 6 - 3
-    b = torch.rand(BIG, generator=g, device=DEV) * 6 - 3
-    return a, b, torch.empty(BIG, device=DEV)
-
-
-_BIG = None
-
-
 def big():
-    global _BIG
-    if _BIG is None:
-        _BIG = big_buffers()
-    return _BIG
+    return peer_torch.big(BIG, DEV)
 
 
 def elementwise_case(name):
-    a, b, c = big()
-    if name == "add":
-        return {"out=": lambda: torch.add(a, b, out=c), "alloc": lambda: a + b}
-    if name == "mul":
-        return {"out=": lambda: torch.mul(a, b, out=c), "alloc": lambda: a * b}
-    if name == "relu":  # torch.relu has no out=
-        return {"clamp_min out=": lambda: torch.clamp_min(a, 0, out=c), "alloc": lambda: torch.relu(a)}
-    return {"out=": lambda: torch.exp(a, out=c), "alloc": lambda: torch.exp(a)}
+    return peer_torch.elementwise_case(name, BIG, DEV)
 
 
 def reduce_case(name):
@@ -103,43 +86,12 @@ def neg_case():
     return {"out=": lambda: torch.neg(x, out=y), "alloc": lambda: torch.neg(x)}
 
 
-def conv_case(n, c, h, w, k, r, backward):
-    g = torch.Generator(device=DEV).manual_seed(1)
-    x = torch.rand(n, c, h, w, generator=g, device=DEV)
-    wt = (torch.rand(k, c, r, r, generator=g, device=DEV) - 0.5) * 0.2
-    b = (torch.rand(k, generator=g, device=DEV) - 0.5) * 0.2
-    dy = torch.rand(n, k, h - r + 1, w - r + 1, generator=g, device=DEV) * 2 - 1
-    if not backward:
-        def fwd():
-            with torch.no_grad():
-                return F.conv2d(x, wt, b)
-        return {"autograd-free": fwd}
-    xg, wg, bg = x.clone().requires_grad_(), wt.clone().requires_grad_(), b.clone().requires_grad_()
-
-    def fwdbwd():
-        y = F.conv2d(xg, wg, bg)
-        return torch.autograd.grad(y, (xg, wg, bg), dy)  # dx, dw, db; no accumulation into .grad
-    return {"autograd": fwdbwd}
-
-
 def lenet_case(batch):
-    torch.manual_seed(31)
-    model = torch.nn.Sequential(
-        torch.nn.Conv2d(1, 20, 5), torch.nn.MaxPool2d(2, 2),
-        torch.nn.Conv2d(20, 50, 5), torch.nn.MaxPool2d(2, 2),
-        torch.nn.Flatten(), torch.nn.Linear(800, 500), torch.nn.ReLU(), torch.nn.Linear(500, 10)).to(DEV)
-    for m in model:
-        if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
-            torch.nn.init.xavier_uniform_(m.weight)
-            torch.nn.init.zeros_(m.bias)
-    weights = [p for n_, p in model.named_parameters() if n_.endswith("weight")]
-    biases = [p for n_, p in model.named_parameters() if n_.endswith("bias")]
-    # Nesterov momentum 0.9, lr 0.01, L2 0.0005 on the weights only (torch adds it to the gradient).
+    model, weights, biases = peer_torch.lenet_model(DEV)
     variants = {}
     for name, kw in (("SGD(nesterov)", {}), ("SGD(nesterov, fused)", {"fused": True})):
         try:
-            opt = torch.optim.SGD([{"params": weights, "weight_decay": 5e-4}, {"params": biases, "weight_decay": 0.0}],
-                                  lr=0.01, momentum=0.9, nesterov=True, **kw)
+            opt = peer_torch.lenet_sgd(weights, biases, **kw)
         except (TypeError, RuntimeError):  # a torch without the fused SGD
             continue
         x = torch.rand(batch, 1, 28, 28, device=DEV)
@@ -170,7 +122,7 @@ def all_cases():
         for tag, geo in (("conv1", (1, 28, 28, 20, 5)), ("conv2", (20, 12, 12, 50, 5))):
             for bwd in (False, True):
                 name = f"{tag}_{'fwdbwd' if bwd else 'fwd'}_b{n}"
-                cases.append((name, lambda n=n, geo=geo, bwd=bwd: conv_case(n, *geo, bwd), 0, 0))
+                cases.append((name, lambda n=n, geo=geo, bwd=bwd: peer_torch.conv_case(n, *geo, bwd, device=DEV), 0, 0))
     for n in (64, 512):
         cases.append((f"lenet_step_b{n}", lambda n=n: lenet_case(n), 0, 0))
     return cases
