@@ -4,50 +4,19 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "../layout_slabs.hpp"
 #include "layout_common.hpp"
 
 namespace ndrt {
 
 namespace {
 
-int axis_attr(const OpContext& c, int rank) {
-  int64_t a = c.attrs.get_int(0);
-  return int(a < 0 ? a + rank : a);
-}
-
-// Each input is copied into the slab of y it occupies along the axis.
 void concat_kernel(OpContext& c) {
-  const Tensor& y = *c.out[0];
-  const int axis = axis_attr(c, y.rank());
-  int64_t start = 0;
-  for (int i = 0; i < c.n_in; ++i) {
-    const Tensor& x = *c.in[i];
-    const int64_t len = x.shape.d[axis];
-    if (len > 0 && x.numel() > 0) {
-      Tensor part = y;
-      part.shape.d[axis] = len;
-      part.offset += start * y.strides.d[axis];
-      copy_view(part, x);
-    }
-    start += len;
-  }
+  slabs::concat(c, [](const Tensor& dst, const Tensor& src) { copy_view(dst, src); });
 }
 
-// Input i is copied into y[.., i, ..]: y without the new axis, offset by i along it.
 void stack_kernel(OpContext& c) {
-  const Tensor& y = *c.out[0];
-  if (y.numel() == 0) return;
-  const int axis = axis_attr(c, y.rank());
-  for (int i = 0; i < c.n_in; ++i) {
-    Tensor part = y;
-    part.shape.rank = part.strides.rank = y.rank() - 1;
-    for (int d = axis; d < y.rank() - 1; ++d) {
-      part.shape.d[d] = y.shape.d[d + 1];
-      part.strides.d[d] = y.strides.d[d + 1];
-    }
-    part.offset += i * y.strides.d[axis];
-    copy_view(part, *c.in[i]);
-  }
+  slabs::stack(c, [](const Tensor& dst, const Tensor& src) { copy_view(dst, src); });
 }
 
 // A view of x with negated strides on the flipped axes, copied.

@@ -3,6 +3,7 @@
 // source index, as kernels/cpu/layout_pad.cpp), and the registration of the whole layout family
 // (gather/scatter/one_hot in layout_index.cu). Moves are instantiated per element size, never per
 // dtype; the gradients sum in f64 in the CPU's order, so they match it bit for bit.
+#include "../layout_slabs.hpp"
 #include "strided.cuh"
 
 namespace ndrt::cuda {
@@ -11,11 +12,6 @@ namespace {
 
 using strided::base_of;
 using strided::Walk;
-
-int axis_attr(const OpContext& c, int rank) {
-  const int64_t a = c.attrs.get_int(0);
-  return int(a < 0 ? a + rank : a);
-}
 
 // ---- strided copy -------------------------------------------------------------------------------
 // Operands: 0 = destination, 1 = source.
@@ -50,39 +46,12 @@ void copy_view(const OpContext& c, const Tensor& dst, const Tensor& src) {
   strided::by_word(dst.dtype, [&](auto word) { launch_copy<decltype(word)>(c, dst, src, w); });
 }
 
-// Each input is copied into the slab of y it occupies along the axis.
 void concat_fn(OpContext& c) {
-  const Tensor& y = *c.out[0];
-  const int axis = axis_attr(c, y.rank());
-  int64_t start = 0;
-  for (int i = 0; i < c.n_in; ++i) {
-    const Tensor& x = *c.in[i];
-    const int64_t len = x.shape.d[axis];
-    if (len > 0 && x.numel() > 0) {
-      Tensor part = y;
-      part.shape.d[axis] = len;
-      part.offset += start * y.strides.d[axis];
-      copy_view(c, part, x);
-    }
-    start += len;
-  }
+  slabs::concat(c, [&c](const Tensor& dst, const Tensor& src) { copy_view(c, dst, src); });
 }
 
-// Input i is copied into y[.., i, ..]: y without the new axis, offset by i along it.
 void stack_fn(OpContext& c) {
-  const Tensor& y = *c.out[0];
-  if (y.numel() == 0) return;
-  const int axis = axis_attr(c, y.rank());
-  for (int i = 0; i < c.n_in; ++i) {
-    Tensor part = y;
-    part.shape.rank = part.strides.rank = y.rank() - 1;
-    for (int d = axis; d < y.rank() - 1; ++d) {
-      part.shape.d[d] = y.shape.d[d + 1];
-      part.strides.d[d] = y.strides.d[d + 1];
-    }
-    part.offset += i * y.strides.d[axis];
-    copy_view(c, part, *c.in[i]);
-  }
+  slabs::stack(c, [&c](const Tensor& dst, const Tensor& src) { copy_view(c, dst, src); });
 }
 
 // A view of x with negated strides on the flipped axes, copied.
