@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "blas.hpp"
 #include "device.hpp"
 #include "error.hpp"
 #include "parallel.hpp"
@@ -52,6 +53,8 @@ const Key kKeys[] = {
     {"cpu.threads", "NDRT_CPU_THREADS",
      [](const char* k, const char* v) { set_cpu_threads(int32_t(parse_int(k, v, 1, 4096))); },
      [] { return std::to_string(cpu_threads()); }},
+    {"cpu.blas_core", "NDRT_CPU_BLAS_CORE", [](const char*, const char* v) { blas::set_requested_core(v); },
+     [] { return blas::requested_core(); }},
     {"cpu.virtual_devices", "NDRT_CPU_VIRTUAL_DEVICES",
      [](const char* k, const char* v) {
        int32_t n = int32_t(parse_int(k, v, 1, 64));

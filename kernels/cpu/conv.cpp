@@ -2,8 +2,9 @@
 // im2col/col2im; pooling registers from conv_pool.cpp.
 //
 // Which implementation runs a conv2d pass (attribute `engine`, the profiler names the choice):
-//   f32:      oneDNN (conv_dnnl.cpp) unless it only has a reference kernel for the configuration;
-//             then ndrt's im2col + sgemm (conv_gemm.cpp).
+//   f32:      the fastest of oneDNN's format candidates and ndrt's im2col + sgemm (conv_gemm.cpp),
+//             timed on the first call of a configuration (conv_dnnl.cpp); oneDNN's reference
+//             kernels never compete.
 //   bf16/f16: oneDNN in the dtype itself where this CPU supports it, else converted to f32 and run
 //             as f32 (the impl name says "via f32"); results round once to the dtype.
 //   f64:      ndrt's im2col + dgemm (oneDNN has no f64).

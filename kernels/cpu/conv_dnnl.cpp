@@ -2,11 +2,13 @@
 // in ndrt's layouts (NCHW + OIHW or NHWC + OHWI).
 //  - Plans (primitives, reorders, buffer sizes) live in a bounded LRU cache keyed by pass, dtype,
 //    geometry and thread count, so a training loop creates them once.
-//  - Formats: a plan is built for up to three candidates (plain user formats; plain data with
-//    oneDNN's preferred weights format; oneDNN's preferred formats everywhere, with reorders). The
-//    first request of a configuration checks each against ndrt's own kernel on test values (a
-//    wrong one is dropped), times the rest and keeps the fastest: which one wins depends on shape
-//    and ISA (e.g. blocked formats win for 1-channel images, plain GEMM-based ones for others).
+//  - Formats: a plan is built for up to four candidates (plain user formats; plain data with
+//    oneDNN's preferred weights format; oneDNN's preferred formats everywhere; channels-last
+//    images, where oneDNN has brgemm kernels), with reorders where they differ from the caller's.
+//    The first request of a configuration checks each against ndrt's own kernel on test values (a
+//    wrong one is dropped), times the rest (and, for f32, ndrt's own im2col + sgemm) and keeps the
+//    fastest: which one wins depends on shape and ISA (e.g. blocked formats for 1-channel images,
+//    channels-last for LeNet's second convolution, on a Zen 5 with AVX-512).
 //  - Scratchpads are user-managed: each call takes one block from ndrt's pool, so primitives may
 //    run on any thread and concurrently.
 //  - Threads: Debian's oneDNN runs on OpenMP, not on ndrt's pool. Like the pool, one host thread at
@@ -120,16 +122,21 @@ struct Roles {
   memory::desc x, w, y, bias;
 };
 
-Roles user_roles(const Conv2dGeom& g, DT dt, bool any_x, bool any_w, bool any_y) {
+// The formats of one candidate: the caller's own, or oneDNN's choice ("any") for the weights and
+// the images, or channels-last images (NHWC: oneDNN's brgemm convolutions) with its weights.
+enum class Formats { User, AnyWeights, AnyAll, ChannelsLast };
+
+Roles roles(const Conv2dGeom& g, DT dt, Formats f) {
   const int64_t G = g.groups;
   memory::dims xd{g.n, g.c, g.h, g.w}, yd{g.n, g.k, g.oh, g.ow};
   memory::dims wd = G == 1 ? memory::dims{g.k, g.c, g.kh, g.kw} : memory::dims{G, g.k / G, g.c / G, g.kh, g.kw};
-  Tag wt = G == 1 ? (g.nhwc ? Tag::ohwi : Tag::oihw) : (g.nhwc ? Tag::gohwi : Tag::goihw);
-  Tag it = g.nhwc ? Tag::nhwc : Tag::nchw;
+  const Tag wt = G == 1 ? (g.nhwc ? Tag::ohwi : Tag::oihw) : (g.nhwc ? Tag::gohwi : Tag::goihw);
+  const Tag user = g.nhwc ? Tag::nhwc : Tag::nchw;
+  const Tag it = f == Formats::AnyAll ? Tag::any : f == Formats::ChannelsLast ? Tag::nhwc : user;
   Roles r;
-  r.x = memory::desc(xd, dt, any_x ? Tag::any : it);
-  r.w = memory::desc(wd, dt, any_w ? Tag::any : wt);
-  r.y = memory::desc(yd, dt, any_y ? Tag::any : it);
+  r.x = memory::desc(xd, dt, it);
+  r.w = memory::desc(wd, dt, f == Formats::User ? wt : Tag::any);
+  r.y = memory::desc(yd, dt, it);
   r.bias = memory::desc({g.k}, dt, Tag::x);
   return r;
 }
@@ -142,12 +149,11 @@ dnnl::primitive_attr user_scratchpad() {
 
 // Builds one candidate plan; null when oneDNN has no (acceptable) implementation for it.
 std::shared_ptr<DnnlConvPlan> build(ConvPass pass, const Conv2dGeom& g, ndrt_dtype ndt, bool bias, bool allow_ref,
-                                    int variant) {
+                                    Formats formats) {
   const dnnl::engine& eng = *cpu_engine();
   const DT dt = dnnl_dt(ndt);
-  const bool any_w = variant >= 1, any_xy = variant >= 2;
-  const Roles u = user_roles(g, dt, false, false, false);
-  const Roles c = user_roles(g, dt, any_xy, any_w, any_xy);
+  const Roles u = roles(g, dt, Formats::User);
+  const Roles c = roles(g, dt, formats);
   const memory::dims strides{g.sh, g.sw}, dil{g.dh - 1, g.dw - 1}, pl{g.pt, g.pl}, pr{g.pb, g.pr};
   const auto alg = dnnl::algorithm::convolution_direct;
   const dnnl::primitive_attr attr = user_scratchpad();
@@ -279,10 +285,10 @@ const char* execute(const DnnlConvPlan& p, const void* a, const void* b, const v
   return p.impl;
 }
 
-// A clock for timing candidates: the calling thread's cpu time when the plan runs on it alone
-// (immune to other processes' load), else wall time.
-double seconds(int nthr) {
-  if (nthr == 1) {
+// A clock for timing candidates: the calling thread's cpu time when every candidate runs on it
+// alone (cpu.threads 1: immune to other processes' load), else wall time.
+double seconds() {
+  if (cpu_threads() == 1) {
     timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
@@ -308,12 +314,24 @@ Tensor test_values(ndrt_dtype dt, int64_t n, uint32_t seed, ndrt_device dev) {
   return o;
 }
 
+// ndrt's own f32 kernel for the pass (the reference of the check, and a timed rival).
+void own_pass_f32(ConvPass pass, const Conv2dGeom& g, const float* a, const float* b, const float* bias, float* out) {
+  if (pass == ConvPass::Fwd)
+    own_conv_fwd<float>(g, a, b, bias, out);
+  else if (pass == ConvPass::BwdData)
+    own_conv_bp_data<float>(g, b, a, out);
+  else
+    own_conv_bp_weights<float>(g, a, b, out);
+}
+
 // Picks the candidate to keep. Each one first runs on test values and is compared with ndrt's own
 // f32 kernel: a candidate that disagrees is dropped with a warning (oneDNN 2.6.3's bf16 1x1
 // backward-data kernel on plain NHWC, for one, returns wrong values for some shapes). The
-// survivors are timed on the call's sizes and the fastest is returned (null: none survived).
+// survivors are timed on the call's sizes and the fastest is returned. With time_own (f32, engine
+// auto), ndrt's own kernel is timed too, and null returned when it is the fastest (null also when
+// no candidate survived).
 std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>& cands, ConvPass pass,
-                                     const Conv2dGeom& g, ndrt_dtype dt, int nthr) {
+                                     const Conv2dGeom& g, ndrt_dtype dt, bool time_own) {
   const ndrt_device dev = g.device;
   const int64_t nx = g.n * g.c * g.h * g.w, nw = g.k * (g.c / g.groups) * g.kh * g.kw, ny = g.n * g.k * g.oh * g.ow;
   const int64_t na = pass == ConvPass::BwdData ? ny : nx, nb = pass == ConvPass::Fwd ? nw : pass == ConvPass::BwdData ? nw : ny;
@@ -321,21 +339,23 @@ std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>&
   Tensor ta = test_values(dt, na, 1, dev), tb = test_values(dt, nb, 2, dev), tbias = test_values(dt, g.k, 3, dev);
   Tensor to = test_values(dt, no, 4, dev);
   Tensor ref = test_values(NDRT_F32, no, 4, dev);
-  {
-    Tensor a32 = conv_to_f32(ta), b32 = conv_to_f32(tb), bias32 = conv_to_f32(tbias);
-    const float* a = a32.data<float>();
-    const float* b = b32.data<float>();
-    if (pass == ConvPass::Fwd)
-      own_conv_fwd<float>(g, a, b, cands[0]->bias ? bias32.data<float>() : nullptr, ref.data<float>());
-    else if (pass == ConvPass::BwdData)
-      own_conv_bp_data<float>(g, b, a, ref.data<float>());
-    else
-      own_conv_bp_weights<float>(g, a, b, ref.data<float>());
-  }
+  Tensor a32 = conv_to_f32(ta), b32 = conv_to_f32(tb), bias32 = conv_to_f32(tbias);
+  const float* bias_ref = cands[0]->bias ? bias32.data<float>() : nullptr;
+  own_pass_f32(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, ref.data<float>());
   double scale = 0;
   for (int64_t i = 0; i < no; ++i) scale = std::max(scale, double(std::fabs(ref.data<float>()[i])));
   const double tol = (dt == NDRT_F32 ? 1e-3 : 4e-2) * scale + 1e-6;
 
+  auto best_of_3 = [](auto&& run) {  // the first run warmed caches and page-faulted buffers
+    run();
+    double t = 1e300;
+    for (int rep = 0; rep < 3; ++rep) {
+      const double t0 = seconds();
+      run();
+      t = std::min(t, seconds() - t0);
+    }
+    return t;
+  };
   std::shared_ptr<DnnlConvPlan> best;
   double best_t = 1e300;
   for (auto& cand : cands) {
@@ -349,14 +369,15 @@ std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>&
           cand->impl, err, scale);
       continue;
     }
-    if (cands.size() == 1) return cand;
-    double t = 1e300;
-    for (int rep = 0; rep < 3; ++rep) {  // the check above warmed caches and page-faulted buffers
-      const double t0 = seconds(nthr);
-      execute(*cand, ta.base(), tb.base(), tbias.base(), to.base(), dev);
-      t = std::min(t, seconds(nthr) - t0);
-    }
+    if (cands.size() == 1 && !time_own) return cand;
+    const double t = best_of_3([&] { execute(*cand, ta.base(), tb.base(), tbias.base(), to.base(), dev); });
     if (t < best_t) best_t = t, best = cand;
+  }
+  if (best && time_own) {
+    Tensor own_out = test_values(NDRT_F32, no, 4, dev);
+    const double t = best_of_3(
+        [&] { own_pass_f32(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, own_out.data<float>()); });
+    if (t < best_t) return nullptr;
   }
   return best;
 }
@@ -413,8 +434,8 @@ DnnlConv::DnnlConv(ConvPass pass, const Conv2dGeom& g, ndrt_dtype dt, bool bias,
   const Key key = make_key(pass, g, dt, bias, allow_ref, nthr);
   if (cache().find(key, plan_)) return;
   std::vector<std::shared_ptr<DnnlConvPlan>> cands;
-  for (int v = 0; v < 3; ++v) {
-    std::shared_ptr<DnnlConvPlan> p = build(pass, g, dt, bias, allow_ref, v);
+  for (Formats f : {Formats::User, Formats::AnyWeights, Formats::AnyAll, Formats::ChannelsLast}) {
+    std::shared_ptr<DnnlConvPlan> p = build(pass, g, dt, bias, allow_ref, f);
     if (!p) continue;
     bool dup = false;  // same formats and implementation as an earlier candidate
     for (auto& q : cands)
@@ -424,7 +445,7 @@ DnnlConv::DnnlConv(ConvPass pass, const Conv2dGeom& g, ndrt_dtype dt, bool bias,
   std::shared_ptr<const DnnlConvPlan> best;
   if (!cands.empty()) {
     try {
-      best = choose(cands, pass, g, dt, nthr);
+      best = choose(cands, pass, g, dt, !allow_ref && dt == NDRT_F32);
     } catch (const dnnl::error&) {
       best = nullptr;
     }

@@ -3,11 +3,10 @@
 // A 1x1 kernel with stride 1 and no padding reads the image as the column matrix directly.
 // NCHW columns are [R, nb*P] (R = Cg*kh*kw reduction rows, P = OH*OW); NHWC columns are
 // [nb*P, R] and the GEMM writes straight into the NHWC output rows.
-#include <cblas.h>
-
 #include <algorithm>
 #include <cstring>
 
+#include "blas.hpp"
 #include "conv_util.hpp"
 
 namespace ndrt {
@@ -23,9 +22,9 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     fail(NDRT_ERR_NOT_SUPPORTED, "conv2d: a GEMM dimension beyond 2^31 is not supported by the BLAS interface");
   auto TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
   if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, TA, TB, int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c, int(ldc));
+    blas::api().sgemm(CblasRowMajor, TA, TB, int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c, int(ldc));
   else
-    cblas_dgemm(CblasRowMajor, TA, TB, int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), beta, c, int(ldc));
+    blas::api().dgemm(CblasRowMajor, TA, TB, int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), beta, c, int(ldc));
 }
 
 struct Plan {

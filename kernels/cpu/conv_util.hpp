@@ -69,9 +69,10 @@ bool dnnl_built_in();
 // One oneDNN convolution call. The constructor claims the cores (cpu.threads OpenMP threads, or 1
 // while another host thread's oneDNN call holds them) and finds the plan for this pass, geometry
 // and dtype (f32, bf16, f16) in a bounded, thread-safe cache; ok() is false when oneDNN is not
-// built in or cannot run it (or, unless allow_ref, would only run its slow reference code).
-// The first request of a configuration checks the candidate memory formats against ndrt's own
-// kernel on test values, times those that agree and keeps the fastest.
+// built in or cannot run it (or, unless allow_ref, would only run its slow reference code), and
+// also, for f32 without allow_ref, when ndrt's own kernel is faster. The first request of a
+// configuration checks the candidate memory formats against ndrt's own kernel on test values,
+// times those that agree (and the own kernel) and keeps the fastest.
 class DnnlConv {
  public:
   DnnlConv(ConvPass pass, const Conv2dGeom& g, ndrt_dtype dt, bool bias, bool allow_ref);

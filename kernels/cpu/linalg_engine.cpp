@@ -1,21 +1,14 @@
 // The linalg GEMM engine: OpenBLAS pinned to one thread, tiles over ndrt's pool (see the header).
 #include "linalg_engine.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <climits>
 #include <mutex>
 #include <numeric>
 
+#include "blas.hpp"
 #include "error.hpp"
 #include "loops.hpp"
-
-// Declared again in case the cblas.h found is not OpenBLAS's own (same signatures).
-extern "C" {
-void openblas_set_num_threads(int num_threads);
-int openblas_get_num_threads(void);
-}
 
 namespace ndrt::linalg {
 
@@ -63,14 +56,16 @@ int g_blas_users = 0;  // engine GEMMs in flight, guarded by g_blas_mu
 
 BlasOneThread::BlasOneThread() {
   std::lock_guard<std::mutex> lock(g_blas_mu);
-  if (g_blas_users++ == 0 && openblas_get_num_threads() != 1) openblas_set_num_threads(1);
+  const blas::Api& b = blas::api();
+  if (g_blas_users++ == 0 && b.get_num_threads() != 1) b.set_num_threads(1);
 }
 
 BlasOneThread::~BlasOneThread() {
   std::lock_guard<std::mutex> lock(g_blas_mu);
   if (--g_blas_users == 0) {
     const int t = cpu_threads();
-    if (openblas_get_num_threads() != t) openblas_set_num_threads(t);
+    const blas::Api& b = blas::api();
+    if (b.get_num_threads() != t) b.set_num_threads(t);
   }
 }
 
@@ -128,10 +123,10 @@ void gemm_block(const Gemm<T>& g, int64_t i0, int64_t i1, int64_t j0, int64_t j1
   const T* b = g.tb ? g.b + j0 * g.ldb : g.b + j0;
   const auto ta = g.ta ? CblasTrans : CblasNoTrans, tb = g.tb ? CblasTrans : CblasNoTrans;
   if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, ta, tb, int(rows), int(cols), int(g.k), alpha, a, int(g.lda), b, int(g.ldb), beta, c,
+    blas::api().sgemm(CblasRowMajor, ta, tb, int(rows), int(cols), int(g.k), alpha, a, int(g.lda), b, int(g.ldb), beta, c,
                 int(g.ldc));
   else
-    cblas_dgemm(CblasRowMajor, ta, tb, int(rows), int(cols), int(g.k), alpha, a, int(g.lda), b, int(g.ldb), beta, c,
+    blas::api().dgemm(CblasRowMajor, ta, tb, int(rows), int(cols), int(g.k), alpha, a, int(g.lda), b, int(g.ldb), beta, c,
                 int(g.ldc));
 }
 

@@ -13,10 +13,11 @@
 #   TORCH_ENVS ("blas1 env": torch's thread environments, see below);
 #   VARIANTS: lenet_torch.py's formulations, comma-separated, or "all" (default
 #     eager,channels_last,channels_last_trace: trace and no_mkldnn were never faster here);
-#   SEEDS (torch accuracy seeds, "1,2,3"), EPOCHS (3), LONG_EPOCHS (12; 0 skips the long runs);
+#   SEEDS (torch accuracy seeds, "1,2,3"), EPOCHS (3; 0 skips), LONG_EPOCHS (12; 0 skips the long runs);
 #   ACC_THREADS (1): threads of the accuracy runs, both sides (1: what a busy machine disturbs least);
 #   QUIET_BUDGET (60): before each speed run, wait while other processes keep more than a quarter of
 #     a core busy, up to this many seconds in all;
+#   BLAS_CORE (auto): OpenBLAS's kernel set, the same for both sides (see blas_core.sh);
 #   JAVA_OPTS (extra JVM flags), PYTHON (/usr/bin/python3), NDRT_LENET_OUT (folder for the split,
 #     logs and raw JSON; default a new temporary folder).
 #
@@ -126,7 +127,9 @@ for e in $torch_envs; do
   esac
 done
 
+source "$here/blas_core.sh"
 start=$SECONDS
+echo "== $blas_core_note"
 echo "== $(date -u +%FT%TZ) $(nproc) cores, load $(cat /proc/loadavg); $(java -version 2>&1 | head -1);" \
      "torch $("$python" -c 'import torch; print(torch.__version__)')"
 echo "== the split (LeNetBench export-split) -> $out/split"
@@ -163,8 +166,10 @@ torch_accuracy() {  # epochs seeds
     "$python" "$here/lenet_torch.py" accuracy --data "$out/split" --epochs "$1" --seeds "$2" \
     --threads "$acc_threads" | tee -a "$results"
 }
-java_accuracy "$epochs"
-torch_accuracy "$epochs" "$seeds"
+if ((epochs > 0)); then
+  java_accuracy "$epochs"
+  torch_accuracy "$epochs" "$seeds"
+fi
 if ((long_epochs > epochs)); then
   java_accuracy "$long_epochs"
   torch_accuracy "$long_epochs" "${seeds%%,*}"

@@ -15,6 +15,7 @@
 #                     default (nothing set), passive (OMP_WAIT_POLICY=PASSIVE). The report's main
 #                     ndrt column is "default", the others are shown beside it.
 #   ONLY="elementwise reduce"   run only these case groups (conv, elementwise, reduce, loss_lenet)
+#   BLAS_CORE=auto    OpenBLAS's kernel set, the same for both sides (see blas_core.sh)
 #   OUT_DIR           where the raw JSON goes (default: a new temporary folder, printed)
 #   PYTHON=/usr/bin/python3 (Debian's python3-torch)
 #
@@ -45,6 +46,7 @@ settings="${TORCH_SETTINGS:-default=;omp_env=OMP_NUM_THREADS={T};passive=OMP_NUM
 ndrt_settings="${NDRT_SETTINGS:-default=;passive=OMP_WAIT_POLICY=PASSIVE}"
 out="${OUT_DIR:-$(mktemp -d --tmpdir ndrt_bench_ops.XXXXXX)}"
 mkdir -p "$out"
+source "$here/blas_core.sh"
 
 groups=("^conv" "^(add|mul|relu|exp|sigmoid|tanh)$" "_(all|rows)$" "^(sce_|lenet_)")
 gnames=(conv elementwise reduce loss_lenet)
@@ -75,7 +77,7 @@ run_torch() {  # round group-index threads
 # Google Benchmark filters match "<case>/threads:T"; the same groups anchored for that form.
 groups_ndrt=("conv[^/]*" "(add|mul|relu|exp|sigmoid|tanh)" "[a-z]+_(all|rows)" "(sce_|lenet_)[^/]*")
 
-echo "run_ops.sh: $rounds rounds x groups (${gnames[*]}) x threads ($threads); raw JSON in $out" >&2
+echo "run_ops.sh: $rounds rounds x groups (${gnames[*]}) x threads ($threads); $blas_core_note; raw JSON in $out" >&2
 for ((r = 1; r <= rounds; ++r)); do
   for g in "${!groups[@]}"; do
     [[ -z "${ONLY:-}" || " $ONLY " == *" ${gnames[$g]} "* ]] || continue

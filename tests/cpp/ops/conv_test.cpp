@@ -263,7 +263,9 @@ TEST(ConvImpl, ProfilerNamesTheImplementationThatRan) {
     }
     const std::string dnn = ct::impl_of("conv2d", {&X.view, &W.view}, ct::conv_attrs(g, kOnednn));
     EXPECT_TRUE(ct::contains(dnn, "onednn:conv_fwd")) << dnn;
-    EXPECT_TRUE(ct::contains(aut, "onednn:conv_fwd")) << aut;  // this build has oneDNN
+    // Auto times oneDNN's candidates against ndrt's own kernel (in f32, on converted data for
+    // f16/bf16 when oneDNN has no native kernel) and runs the faster.
+    EXPECT_TRUE(ct::contains(aut, "onednn:conv_fwd") || ct::contains(aut, "ndrt:im2col+sgemm")) << aut;
     Operand DY = make_operand(d, g.ys(), Kind::Contig, default_gen(d), rng);
     EXPECT_TRUE(ct::contains(ct::impl_of("conv2d_bp_data", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kOnednn)),
                              "onednn:conv_bwd_data"));

@@ -3,6 +3,9 @@
 // operands and outputs, in place on c, size-0 dims, and the errors.
 #include <dlfcn.h>
 
+#include <cctype>
+#include <cstdlib>
+
 #include <iostream>
 #include <thread>
 
@@ -308,16 +311,85 @@ TEST(MatmulConcurrency, ManyHostThreadsGetCorrectResults) {
 // OpenBLAS runs single-threaded inside ndrt's GEMMs (the pool threads them) and is set back to
 // cpu.threads afterwards, for code that calls cblas directly.
 TEST(MatmulThreads, OpenBlasFollowsCpuThreadsBetweenCalls) {
-  auto get = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
-  if (!get) GTEST_SKIP() << "the BLAS in this process is not OpenBLAS";
   std::mt19937 rng(5);
   Operand A = make_operand(NDRT_F32, {200, 150}, Kind::Contig, default_gen(NDRT_F32), rng);
   Operand B = make_operand(NDRT_F32, {150, 170}, Kind::Contig, default_gen(NDRT_F32), rng);
+  run("matmul", {&A.view, &B.view});  // ndrt loads OpenBLAS (global symbols) at its first product
+  auto get = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  ASSERT_NE(get, nullptr) << "OpenBLAS's symbols are not visible after a matmul";
   for (int t : {3, 1, 2}) {
     Threads scope(t);
     Tensor y = run("matmul", {&A.view, &B.view});
     EXPECT_EQ(get(), t) << "after a matmul with cpu.threads = " << t;
   }
+}
+
+// OpenBLAS loads at the first product with the kernel set cpu.blas_core asks for (runtime/blas.hpp).
+std::string blas_corename() {
+  auto name = reinterpret_cast<char* (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  return name ? name() : "";
+}
+bool same_name(std::string a, std::string b) {
+  for (char& ch : a) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  for (char& ch : b) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return a == b;
+}
+void one_matmul() {
+  std::mt19937 rng(6);
+  Operand A = make_operand(NDRT_F32, {40, 30}, Kind::Contig, default_gen(NDRT_F32), rng);
+  Operand B = make_operand(NDRT_F32, {30, 20}, Kind::Contig, default_gen(NDRT_F32), rng);
+  run("matmul", {&A.view, &B.view});
+}
+
+TEST(BlasCore, AutoFollowsTheEnvironmentOrTheCpu) {
+  if (std::getenv("NDRT_CPU_BLAS_CORE")) GTEST_SKIP() << "NDRT_CPU_BLAS_CORE is set";
+  char value[64];
+  EXPECT_OK(ndrt_config_get("cpu.blas_core", value, sizeof value, nullptr));
+  EXPECT_STREQ(value, "auto");
+  const char* env = std::getenv("OPENBLAS_CORETYPE");
+  const std::string before = env ? env : "";
+  one_matmul();
+  const std::string core = blas_corename();
+  ASSERT_NE(core, "") << "OpenBLAS is not loaded after a matmul";
+  if (env) {
+    EXPECT_TRUE(same_name(core, before)) << "OPENBLAS_CORETYPE=" << before << " but OpenBLAS runs " << core;
+  } else {
+    __builtin_cpu_init();
+    const bool amd_avx512 = __builtin_cpu_is("amd") && __builtin_cpu_supports("avx512f") &&
+                            __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+                            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    if (amd_avx512) {
+      EXPECT_TRUE(same_name(core, "SkylakeX")) << "OpenBLAS runs " << core;
+    }
+  }
+  const char* after = std::getenv("OPENBLAS_CORETYPE");
+  EXPECT_EQ(after ? std::string(after) : std::string(), before) << "the environment was not put back";
+  EXPECT_EQ(env != nullptr, after != nullptr);
+}
+
+TEST(BlasCore, AnExplicitNameWinsOverTheEnvironment) {
+  const char* env = std::getenv("OPENBLAS_CORETYPE");
+  const std::string before = env ? env : "";
+  EXPECT_OK(ndrt_config_set("cpu.blas_core", "Haswell"));  // AVX2: runs on every CPU CI has
+  one_matmul();
+  EXPECT_TRUE(same_name(blas_corename(), "Haswell")) << "OpenBLAS runs " << blas_corename();
+  const char* after = std::getenv("OPENBLAS_CORETYPE");
+  EXPECT_EQ(after ? std::string(after) : std::string(), before);
+  EXPECT_EQ(env != nullptr, after != nullptr);
+}
+
+TEST(BlasCore, BadOrLateValuesAreRefused) {
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cpu.blas_core", "Sky lake"));
+  EXPECT_NE(std::string(ndrt_last_error()).find("not auto, native or an OpenBLAS core name"), std::string::npos)
+      << ndrt_last_error();
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cpu.blas_core", ""));
+  one_matmul();
+  char value[64];
+  EXPECT_OK(ndrt_config_get("cpu.blas_core", value, sizeof value, nullptr));
+  EXPECT_OK(ndrt_config_set("cpu.blas_core", value));  // unchanged: fine
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT,
+                ndrt_config_set("cpu.blas_core", std::string(value) == "native" ? "Haswell" : "native"));
+  EXPECT_NE(std::string(ndrt_last_error()).find("OpenBLAS is already loaded"), std::string::npos) << ndrt_last_error();
 }
 
 }  // namespace

@@ -1,0 +1,96 @@
+#include "blas.hpp"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "config.hpp"
+#include "error.hpp"
+
+namespace ndrt::blas {
+
+namespace {
+
+std::mutex g_mu;  // guards the requested core and the load
+std::string g_requested = "auto";
+std::atomic<const Api*> g_api{nullptr};
+
+// The OPENBLAS_CORETYPE to load with: empty for OpenBLAS's own detection, null to leave the
+// environment as it is (the user's own OPENBLAS_CORETYPE under cpu.blas_core auto).
+const char* core_to_force() {
+  if (g_requested == "native") return "";
+  if (g_requested != "auto") return g_requested.c_str();
+  if (std::getenv("OPENBLAS_CORETYPE")) return nullptr;
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512vl");
+  // Intel's AVX-512 CPUs are known to 0.3.21 already; AMD's (Zen 4 on) are not.
+  return avx512 && __builtin_cpu_is("amd") ? "SkylakeX" : nullptr;
+}
+
+template <class F>
+F sym(void* lib, const char* name) {
+  void* p = dlsym(lib, name);
+  if (!p) fail(NDRT_ERR_BACKEND, "OpenBLAS has no symbol %s", name);
+  return reinterpret_cast<F>(p);
+}
+
+const Api* load() {
+  const char* force = core_to_force();
+  // OpenBLAS reads the variable in its constructor; the environment is put back right after.
+  const char* prev = std::getenv("OPENBLAS_CORETYPE");
+  const std::string saved = prev ? prev : "";
+  if (force) *force ? setenv("OPENBLAS_CORETYPE", force, 1) : unsetenv("OPENBLAS_CORETYPE");
+  void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL);
+  if (force) prev ? setenv("OPENBLAS_CORETYPE", saved.c_str(), 1) : unsetenv("OPENBLAS_CORETYPE");
+  if (!lib) fail(NDRT_ERR_BACKEND, "OpenBLAS could not be loaded (Debian: libopenblas0): %s", dlerror());
+  auto* a = new Api;  // process lifetime, like the library
+  a->sgemm = sym<decltype(a->sgemm)>(lib, "cblas_sgemm");
+  a->dgemm = sym<decltype(a->dgemm)>(lib, "cblas_dgemm");
+  a->set_num_threads = sym<decltype(a->set_num_threads)>(lib, "openblas_set_num_threads");
+  a->get_num_threads = sym<decltype(a->get_num_threads)>(lib, "openblas_get_num_threads");
+  a->core = sym<char* (*)()>(lib, "openblas_get_corename")();
+  log(NDRT_LOG_INFO, "OpenBLAS kernels: %s (cpu.blas_core %s, OPENBLAS_CORETYPE %s)", a->core, g_requested.c_str(),
+      !force ? (prev ? saved.c_str() : "unset") : *force ? force : "unset for the load");
+  return a;
+}
+
+}  // namespace
+
+const Api& api() {
+  if (const Api* a = g_api.load(std::memory_order_acquire)) return *a;
+  config();  // NDRT_CPU_BLAS_CORE applied (it takes g_mu) before the load takes it
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (!g_api.load(std::memory_order_relaxed)) g_api.store(load(), std::memory_order_release);
+  return *g_api.load(std::memory_order_relaxed);
+}
+
+bool loaded() { return g_api.load(std::memory_order_acquire) != nullptr; }
+
+std::string requested_core() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  return g_requested;
+}
+
+void set_requested_core(const char* value) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  const size_t n = std::strlen(value);
+  bool name = n > 0 && n <= 32;
+  for (size_t i = 0; i < n; ++i) name &= std::isalnum(static_cast<unsigned char>(value[i])) != 0;
+  if (!name)
+    fail(NDRT_ERR_INVALID_ARGUMENT, "config cpu.blas_core: '%s' is not auto, native or an OpenBLAS core name", value);
+  if (g_api.load(std::memory_order_relaxed) && g_requested != value)
+    fail(NDRT_ERR_INVALID_ARGUMENT,
+         "config cpu.blas_core: OpenBLAS is already loaded (kernels %s); set it before the first matrix product "
+         "or with NDRT_CPU_BLAS_CORE",
+         g_api.load()->core);
+  g_requested = value;
+}
+
+}  // namespace ndrt::blas
