@@ -17,39 +17,89 @@ import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
+import org.ndrt.Tensor;
 import org.ndrt.nn.conf.Json;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
 
 /**
  * The saved-model zip: configuration.json (the configuration's JSON), params.bin and updater.bin
- * (magic "NDRTF32\0", an int64 count, then the f32 values, all little-endian), state.json (epoch,
- * iteration, updater step, loss scale).
+ * (magic "NDRTF32\0", an int64 count, then the f32 values, all little-endian), state.json (the
+ * training state outside the parameters: epoch, iteration, updater step, loss scale, mixed
+ * precision's clean-step and skipped-step counts, and each layer's random stream offset).
+ *
+ * <p>Zips written before the last three keys existed still load: a missing "cleanSteps" or
+ * "skippedSteps" reads as 0, and without "randomOffsets" every layer's random stream starts again
+ * at offset 0 (the old behaviour: dropout after loading then repeats the masks of the first
+ * iterations instead of going on where the saved network was).
  */
 final class ModelSerializer {
   private static final byte[] MAGIC = "NDRTF32\0".getBytes(StandardCharsets.US_ASCII);
 
   private ModelSerializer() {}
 
+  /** What a zip holds. */
   static final class Saved {
     MultiLayerConfiguration conf;
     float[] params;
     float[] updater;
-    long[] counters = new long[3];
+    long epoch;
+    long iteration;
+    long updaterStep;
     double lossScale = 1;
+    long cleanSteps;
+    long skippedSteps;
+    long[] randomOffsets; // per layer; null: not in the zip (written before they were saved)
   }
 
-  static void write(File file, MultiLayerConfiguration conf, float[] params, float[] updater, long[] counters,
-      double lossScale) throws IOException {
+  /** Saves an initialised network (MultiLayerNetwork.save). */
+  static void save(MultiLayerNetwork net, File file) throws IOException {
+    Saved s = net.trainingState();
+    s.conf = net.getConfiguration();
+    s.params = net.params().toFloatArray();
+    s.updater = net.updaterState().toFloatArray();
+    write(file, s);
+  }
+
+  /** A new network from a saved one (MultiLayerNetwork.load); closed again if the zip does not fit. */
+  static MultiLayerNetwork load(File file) throws IOException {
+    Saved s = read(file);
+    MultiLayerNetwork net = new MultiLayerNetwork(s.conf);
+    try {
+      net.init(false);
+      Tensor p = net.params();
+      Tensor u = net.updaterState();
+      if (s.params.length != p.numel() || s.updater.length != u.numel()) {
+        throw new IOException(file + ": " + s.params.length + " parameters and " + s.updater.length
+            + " updater values do not fit the configuration (" + p.numel() + ", " + u.numel() + ")");
+      }
+      p.copyFrom(s.params);
+      u.copyFrom(s.updater);
+      try {
+        net.restore(s);
+      } catch (IllegalArgumentException e) {  // an offset for a layer that draws no random numbers
+        throw new IOException(file + ": " + e.getMessage(), e);
+      }
+      return net;
+    } catch (IOException | RuntimeException e) {
+      net.close();
+      throw e;
+    }
+  }
+
+  static void write(File file, Saved s) throws IOException {
     Map<String, Object> st = new LinkedHashMap<>();
-    st.put("epoch", counters[0]);
-    st.put("iteration", counters[1]);
-    st.put("updaterStep", counters[2]);
-    st.put("lossScale", lossScale);
+    st.put("epoch", s.epoch);
+    st.put("iteration", s.iteration);
+    st.put("updaterStep", s.updaterStep);
+    st.put("lossScale", s.lossScale);
+    st.put("cleanSteps", s.cleanSteps);
+    st.put("skippedSteps", s.skippedSteps);
+    st.put("randomOffsets", s.randomOffsets);
     File tmp = new File(file.getPath() + ".tmp");
     try (ZipOutputStream z = new ZipOutputStream(new BufferedOutputStream(new FileOutputStream(tmp)))) {
-      entry(z, "configuration.json", conf.toJson().getBytes(StandardCharsets.UTF_8));
-      entry(z, "params.bin", floats(params));
-      entry(z, "updater.bin", floats(updater));
+      entry(z, "configuration.json", s.conf.toJson().getBytes(StandardCharsets.UTF_8));
+      entry(z, "params.bin", floats(s.params));
+      entry(z, "updater.bin", floats(s.updater));
       entry(z, "state.json", Json.write(st).getBytes(StandardCharsets.UTF_8));
     }
     if (!tmp.renameTo(file)) {  // the old file stays whole until the new one is complete
@@ -88,16 +138,49 @@ final class ModelSerializer {
     try {
       s.conf = MultiLayerConfiguration.fromJson(new String(entries.get("configuration.json"), StandardCharsets.UTF_8));
       Map<String, Object> st = Json.obj(Json.parse(new String(entries.get("state.json"), StandardCharsets.UTF_8)), "state");
-      s.counters[0] = Json.integer(st, "epoch");
-      s.counters[1] = Json.integer(st, "iteration");
-      s.counters[2] = Json.integer(st, "updaterStep");
+      s.epoch = count(st, "epoch", -1);
+      s.iteration = count(st, "iteration", -1);
+      s.updaterStep = count(st, "updaterStep", -1);
       s.lossScale = Json.num(st, "lossScale", 1);
+      s.cleanSteps = count(st, "cleanSteps", 0);
+      s.skippedSteps = count(st, "skippedSteps", 0);
+      s.randomOffsets = offsets(st, s.conf.layers().size());
     } catch (IllegalArgumentException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }
     s.params = floats(file, "params.bin", entries.get("params.bin"));
     s.updater = floats(file, "updater.bin", entries.get("updater.bin"));
     return s;
+  }
+
+  /** A count in state.json: an integer {@code >= 0}; {@code dflt} when missing, required when {@code dflt < 0}. */
+  private static long count(Map<String, Object> st, String key, long dflt) {
+    long v = dflt < 0 ? Json.integer(st, key) : Json.integer(st, key, dflt);
+    if (v < 0) {
+      throw new IllegalArgumentException("state.json: \"" + key + "\" must be >= 0, got " + v);
+    }
+    return v;
+  }
+
+  /** "randomOffsets": one integer >= 0 per layer, or null when the zip predates them. */
+  private static long[] offsets(Map<String, Object> st, int layers) {
+    Object v = st.get("randomOffsets");
+    if (v == null) {
+      return null;
+    }
+    String what = "state.json: \"randomOffsets\" must be an array of " + layers + " integers >= 0 (one per layer)";
+    if (!(v instanceof List) || ((List<?>) v).size() != layers) {
+      throw new IllegalArgumentException(what + ", got " + v);
+    }
+    long[] out = new long[layers];
+    for (int i = 0; i < layers; ++i) {
+      Object x = ((List<?>) v).get(i);
+      if (!(x instanceof Long) || (Long) x < 0) {  // the parser gives Long for integers written without a fraction
+        throw new IllegalArgumentException(what + ", got " + v);
+      }
+      out[i] = (Long) x;
+    }
+    return out;
   }
 
   private static byte[] readInto(ByteBuffer b, byte[] into) {

@@ -13,7 +13,6 @@ import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.eval.Evaluation;
-import org.ndrt.nn.conf.InputType;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
 import org.ndrt.nn.conf.WeightInit;
 import org.ndrt.nn.layers.LayerImpl;
@@ -43,8 +42,6 @@ import org.ndrt.nn.updater.Updater;
  * own replica). The tensors live on the device of the thread that called {@link #init()}.
  */
 public final class MultiLayerNetwork implements AutoCloseable {
-  private static final int SCALE_GROWTH_INTERVAL = 1000;
-
   private final MultiLayerConfiguration conf;
   private final DType dtype;
   private final boolean mixed;
@@ -66,19 +63,14 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private Tensor gradsB;
   private Tensor[] stateA;
   private Tensor[] stateB;
-  private Tensor scaleT;     // rank 0: dL fed to the loss's backward (1, or the loss scale)
-  private Tensor invScaleT;  // rank 0: 1 / loss scale
   private Tensor decayT;     // rank 0: 1 - lr * weightDecay
-  private Tensor checkT;     // rank 0: sum of the gradients (finite?)
   private long numA;
   private long numB;
   private double score = Double.NaN;
   private int epoch;
   private long iteration;
   private long updaterStep;
-  private double lossScale;
-  private int cleanSteps;
-  private long skippedSteps;
+  private LossScaler scaler;
   private boolean closed;
 
   public MultiLayerNetwork(MultiLayerConfiguration conf) {
@@ -88,7 +80,6 @@ public final class MultiLayerNetwork implements AutoCloseable {
     this.conf = conf;
     this.dtype = conf.dataType();
     this.mixed = dtype != DType.F32;
-    this.lossScale = mixed ? conf.lossScale() : 1;
   }
 
   /** Allocates and initialises the parameters (seeded) and the updater state. */
@@ -96,7 +87,8 @@ public final class MultiLayerNetwork implements AutoCloseable {
     init(true);
   }
 
-  private void init(boolean randomize) {
+  /** init(); without {@code randomize} the parameters stay zero (load and clone fill them). */
+  void init(boolean randomize) {
     if (closed) {
       throw new IllegalStateException("MultiLayerNetwork: closed");
     }
@@ -153,10 +145,8 @@ public final class MultiLayerNetwork implements AutoCloseable {
       stateA[k] = own(state.slice(0, k * t, k * t + numA));
       stateB[k] = own(state.slice(0, k * t + numA, (k + 1) * t));
     }
-    scaleT = own(Tensor.scalar(lossScale, DType.F32));
-    invScaleT = own(Tensor.scalar(1 / lossScale, DType.F32));
+    scaler = new LossScaler(mixed ? conf.lossScale() : 1);
     decayT = own(Tensor.scalar(1 - u.learningRate() * conf.weightDecay(), DType.F32));
-    checkT = own(Tensor.scalar(0, DType.F32));
 
     long[] next = {0, sizes[0], sizes[0] + sizes[1], t};
     long drawn = 0;  // random numbers drawn so far: each weight gets its own part of the seed's stream
@@ -317,7 +307,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     forward(ds.features(), true);
     LayerImpl out = layers[layers.length - 1];
     score = Layers.loss(out, labels).item();
-    Tensor dy = Layers.backwardFromLoss(out, labels, scaleT, layers.length > 1);
+    Tensor dy = Layers.backwardFromLoss(out, labels, scaler.scaleTensor(), layers.length > 1);
     for (int i = layers.length - 2; i >= 0; --i) {
       dy = layers[i].backward(dy, i > 0);
     }
@@ -340,24 +330,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   /** Mixed precision: gradients to f32, unscaled; false (step skipped, scale halved) on overflow. */
   private boolean unscaleAndCheck() {
     Ops.cast(computeGrads, DType.F32, gradsM);
-    Ops.mul(gradsT, invScaleT, gradsT);
-    Ops.sum(gradsT, new long[0], false, checkT);
-    if (Double.isFinite(checkT.item())) {
-      if (++cleanSteps >= SCALE_GROWTH_INTERVAL) {
-        setLossScale(lossScale * 2);
-      }
-      return true;
-    }
-    ++skippedSteps;
-    setLossScale(Math.max(1, lossScale / 2));
-    return false;
-  }
-
-  private void setLossScale(double s) {
-    lossScale = s;
-    cleanSteps = 0;
-    scaleT.fill(s);
-    invScaleT.fill(1 / s);
+    return scaler.unscaleAndCheck(gradsT);
   }
 
   private void update() {
@@ -442,10 +415,12 @@ public final class MultiLayerNetwork implements AutoCloseable {
 
   // ------------------------------------------------------------------------------------ state
 
+  /** Epochs trained (each {@link #fit(DataSetIterator)} counts one), saved with the model. */
   public int getEpochCount() {
     return epoch;
   }
 
+  /** Minibatches fitted since the network was created (skipped steps included; after ParallelWrapper: a replica's). */
   public long getIterationCount() {
     return iteration;
   }
@@ -458,14 +433,39 @@ public final class MultiLayerNetwork implements AutoCloseable {
     ++epoch;
   }
 
+  /** Sets the iteration count: ParallelWrapper gives this network the count of the replicas it averaged. */
+  public void setIterationCount(long iterations) {
+    if (iterations < 0) {
+      throw new IllegalArgumentException("setIterationCount: need a count >= 0, got " + iterations);
+    }
+    iteration = iterations;
+  }
+
+  /**
+   * Updates applied so far (the iteration count less the steps skipped for overflow); the next one
+   * is step count + 1 of Adam's bias correction. It belongs with {@link #updaterState()}: whoever
+   * sets the state sets it too (ParallelWrapper when it averages the state).
+   */
+  public long getUpdaterStepCount() {
+    return updaterStep;
+  }
+
+  /** Sets {@link #getUpdaterStepCount()}. */
+  public void setUpdaterStepCount(long steps) {
+    if (steps < 0) {
+      throw new IllegalArgumentException("setUpdaterStepCount: need a count >= 0, got " + steps);
+    }
+    updaterStep = steps;
+  }
+
   /** The current loss scale (1 without mixed precision). */
   public double lossScale() {
-    return lossScale;
+    return scaler == null ? (mixed ? conf.lossScale() : 1) : scaler.scale();
   }
 
   /** Steps skipped because the scaled gradients overflowed (mixed precision). */
   public long skippedSteps() {
-    return skippedSteps;
+    return scaler == null ? 0 : scaler.skippedSteps;
   }
 
   public long numParams() {
@@ -504,7 +504,10 @@ public final class MultiLayerNetwork implements AutoCloseable {
     Ops.copy(src, dst);
   }
 
-  /** A deep copy: configuration, parameters, updater state, counters (listeners are not copied). */
+  /**
+   * A deep copy: configuration, parameters, updater state, counters and each layer's random stream
+   * offset, so the copy trains as the original would (listeners are not copied).
+   */
   @Override
   public MultiLayerNetwork clone() {
     ensureInit();
@@ -512,51 +515,56 @@ public final class MultiLayerNetwork implements AutoCloseable {
     c.init(false);
     Ops.copy(params, c.params);
     Ops.copy(state, c.state);
-    c.copyCounters(this);
+    c.restore(trainingState());
+    c.score = score;
     return c;
   }
 
-  private void copyCounters(MultiLayerNetwork o) {
-    epoch = o.epoch;
-    iteration = o.iteration;
-    updaterStep = o.updaterStep;
-    score = o.score;
+  /** The training state outside the tensors: counters, loss scaling, the layers' random stream offsets. */
+  ModelSerializer.Saved trainingState() {
+    ModelSerializer.Saved s = new ModelSerializer.Saved();
+    s.epoch = epoch;
+    s.iteration = iteration;
+    s.updaterStep = updaterStep;
+    s.lossScale = scaler.scale();
+    s.cleanSteps = scaler.cleanSteps;
+    s.skippedSteps = scaler.skippedSteps;
+    s.randomOffsets = Arrays.stream(layers).mapToLong(LayerImpl::randomOffset).toArray();
+    return s;
+  }
+
+  /** Sets what {@link #trainingState()} gives; without random offsets (an old zip) every stream stays at 0. */
+  void restore(ModelSerializer.Saved s) {
+    epoch = (int) Math.min(s.epoch, Integer.MAX_VALUE);
+    iteration = s.iteration;
+    updaterStep = s.updaterStep;
+    scaler.skippedSteps = s.skippedSteps;
     if (mixed) {
-      setLossScale(o.lossScale);
-      cleanSteps = o.cleanSteps;
+      scaler.set(s.lossScale);
+      scaler.cleanSteps = (int) Math.min(s.cleanSteps, Integer.MAX_VALUE);
+    }
+    for (int i = 0; s.randomOffsets != null && i < layers.length; ++i) {
+      layers[i].setRandomOffset(s.randomOffsets[i]);
     }
   }
 
-  /** One zip: configuration.json, params.bin and updater.bin (raw f32), state.json (counters). */
+  /**
+   * One zip: configuration.json, params.bin and updater.bin (raw f32), state.json (the training
+   * state: counters, loss scaling, each layer's random stream offset), so that training goes on
+   * after {@link #load} bit for bit as it would have without the save.
+   */
   public void save(File file) throws IOException {
     ensureInit();
-    ModelSerializer.write(file, conf, params.toFloatArray(), state.toFloatArray(),
-        new long[] {epoch, iteration, updaterStep}, lossScale);
+    ModelSerializer.save(this, file);
   }
 
-  /** Reads what {@link #save} wrote: outputs are bit for bit the same as the saved network's. */
+  /**
+   * Reads what {@link #save} wrote: outputs and further training are bit for bit the saved
+   * network's. A zip from before the random stream offsets were saved loads with every stream at
+   * offset 0, as it did then (see ModelSerializer).
+   */
   public static MultiLayerNetwork load(File file) throws IOException {
-    ModelSerializer.Saved s = ModelSerializer.read(file);
-    MultiLayerNetwork net = new MultiLayerNetwork(s.conf);
-    try {
-      net.init(false);
-      if (s.params.length != net.params.numel() || s.updater.length != net.state.numel()) {
-        throw new IOException(file + ": " + s.params.length + " parameters and " + s.updater.length
-            + " updater values do not fit the configuration (" + net.params.numel() + ", " + net.state.numel() + ")");
-      }
-      net.params.copyFrom(s.params);
-      net.state.copyFrom(s.updater);
-      net.epoch = (int) s.counters[0];
-      net.iteration = s.counters[1];
-      net.updaterStep = s.counters[2];
-      if (net.mixed) {
-        net.setLossScale(s.lossScale);
-      }
-      return net;
-    } catch (IOException | RuntimeException e) {
-      net.close();
-      throw e;
-    }
+    return ModelSerializer.load(file);
   }
 
   /** Releases every tensor of the network; it cannot be used afterwards. */
@@ -579,42 +587,13 @@ public final class MultiLayerNetwork implements AutoCloseable {
     if (input != null) {
       input.close();
     }
+    if (scaler != null) {
+      scaler.close();  // the object stays: lossScale() and skippedSteps() still answer
+    }
     for (Tensor t : owned) {
       t.close();
     }
     owned.clear();
     layers = null;
-  }
-
-  /** Features as the first layer takes them: flat images seen as NCHW, cast to the compute dtype. */
-  private static final class InputStage extends LayerImpl {
-    private final InputType type;
-
-    InputStage(InputType type, DType dtype) {
-      super(dtype);
-      this.type = type;
-    }
-
-    @Override
-    public Tensor forward(Tensor x, boolean training) {
-      long[] s = x.shape();
-      long[] want = type.batchShape(s.length == 0 ? 0 : s[0]);
-      boolean flatImages = type.kind == InputType.Kind.CONVOLUTIONAL_FLAT && s.length == 2 && s[1] == type.flatSize();
-      if (!flatImages && !Arrays.equals(s, want)) {
-        throw new IllegalArgumentException("features have shape " + Arrays.toString(s) + " but the network takes "
-            + type + (type.kind == InputType.Kind.CONVOLUTIONAL_FLAT ? " as [N, " + type.flatSize() + "] or " : " as ")
-            + Arrays.toString(want).replaceFirst("\\d+", "N"));
-      }
-      if (!x.dtype().isFloatingPoint()) {
-        throw new IllegalArgumentException("features must be floating point, got " + x.dtype());
-      }
-      Tensor v = flatImages ? view("nchw", x, want) : x;
-      return asCompute("cast", v);
-    }
-
-    @Override
-    public Tensor backward(Tensor dy, boolean needDx) {
-      return null;
-    }
   }
 }

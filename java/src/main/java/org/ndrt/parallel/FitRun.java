@@ -215,7 +215,7 @@ final class FitRun {
           roundExamples[w] += local.numExamples();
           ++inRound;
           if (!pw.reportScoreAfterAveraging) {
-            pw.report(epoch, lastScore[w], local.numExamples());
+            pw.reportMinibatch(epoch, lastScore[w], local.numExamples());
           }
         }
       }
@@ -239,11 +239,16 @@ final class FitRun {
     return replicas[w];
   }
 
-  /** Copies the network's parameters (and updater state) into worker w's replica, on w's thread. */
+  /**
+   * Copies the network's parameters and iteration count (and updater state with its step count)
+   * into worker w's replica, on w's thread.
+   */
   private void pull(int w, boolean state) {
     copyInto(net.params(), replicas[w]::setParams, devices[w]);
+    replicas[w].setIterationCount(net.getIterationCount());
     if (state) {
       copyInto(net.updaterState(), replicas[w]::setUpdaterState, devices[w]);
+      replicas[w].setUpdaterStepCount(net.getUpdaterStepCount());
     }
   }
 
@@ -315,6 +320,18 @@ final class FitRun {
         mine.attach();
       }
     }
+    // The replicas started the round at the network's counts: the network takes theirs (the largest,
+    // when the epoch's last round gave some fewer minibatches).
+    long iterations = 0;
+    long steps = 0;
+    for (int w : who) {
+      iterations = Math.max(iterations, replicas[w].getIterationCount());
+      steps = Math.max(steps, replicas[w].getUpdaterStepCount());
+    }
+    net.setIterationCount(iterations);
+    if (pw.averageUpdaters) {
+      net.setUpdaterStepCount(steps); // the step count goes with the averaged state (Adam's bias correction)
+    }
     if (pw.reportScoreAfterAveraging) {
       double score = 0;
       int examples = 0;
@@ -322,7 +339,7 @@ final class FitRun {
         score += lastScore[w];
         examples += roundExamples[w];
       }
-      pw.report(epoch, score / who.length, examples);
+      pw.reportAveraged(epoch, score / who.length, examples);
     }
   }
 

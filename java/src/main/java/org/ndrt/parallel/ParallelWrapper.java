@@ -46,14 +46,25 @@ import org.ndrt.nn.listeners.TrainingListener;
  * averagingFrequency} uses every minibatch once and cannot deadlock). The last averaging leaves the
  * averaged model in the network. For two workers the result is bit for bit {@code (a + b) * 0.5f}.
  *
+ * <p><b>Counts.</b> Each averaging advances the network's iteration count by the minibatches each
+ * averaged worker fitted in that round ({@code averagingFrequency} in a full round; the most any of
+ * them fitted in the epoch's last, shorter round): after an averaging the network's count is a
+ * replica's, as if one replica had trained alone. So an epoch of N minibatches over m workers
+ * advances it by ceil(N / m), worker 0's share. With {@link Builder#averageUpdaters} the network's
+ * updater step count (what Adam's bias correction uses) goes with the averaged state in the same
+ * way, so a later plain {@code fit()} of the network goes on from it; without, the network's updater
+ * state and its step count stay as they were. A replica takes the network's counts whenever it
+ * takes its parameters. The epoch count advances by one per {@code fit()} that completes.
+ *
  * <p><b>Listeners.</b> The wrapper's own listeners ({@link Builder#listeners}, {@link #setListeners})
  * are called with the original network, one call at a time: {@code onEpochStart} and {@code
  * onEpochEnd} once per {@code fit()}; {@code iterationDone} after each averaging with the mean score
- * of the averaged workers' last minibatches and the examples they fitted since the previous one
- * ({@link Builder#reportScoreAfterAveraging}, the default), or else after every minibatch of every
- * worker (from the worker's thread, with its replica's score). The iteration number passed counts
- * those calls over the wrapper's life. The network's own listeners are not called; its epoch count
- * advances by one per {@code fit()}.
+ * of the averaged workers' last minibatches, the examples they fitted since the previous one and, as
+ * the iteration number, the network's iteration count after that averaging ({@link
+ * Builder#reportScoreAfterAveraging}, the default); or else after every minibatch of every worker
+ * (from the worker's thread, with its replica's score), numbered by counting those calls over the
+ * wrapper's life (the network's count only moves at averagings). The network's own listeners are not
+ * called.
  *
  * <p><b>CPU threads.</b> The runtime's intra-op thread count ({@code cpu.threads}) is process-wide,
  * not per thread (runtime/parallel.cpp: one pool, used by one host thread at a time while the
@@ -84,7 +95,7 @@ public final class ParallelWrapper implements AutoCloseable {
   final List<TrainingListener> listeners = new CopyOnWriteArrayList<>();
   volatile boolean stopRequested;
   private final Object reportLock = new Object();
-  private long reported; // iterationDone calls made, guarded by reportLock
+  private long reported; // per-minibatch iterationDone calls made, guarded by reportLock
   private volatile boolean fitting;
   private boolean closed;
 
@@ -245,13 +256,24 @@ public final class ParallelWrapper implements AutoCloseable {
     }
   }
 
-  /** Calls the listeners' iterationDone, one call at a time, from any thread. */
-  void report(int epoch, double score, int examples) {
+  /** After an averaging: iterationDone numbered with the network's (just advanced) iteration count. */
+  void reportAveraged(int epoch, double score, int examples) {
     synchronized (reportLock) {
-      long iteration = ++reported;
-      for (TrainingListener l : listeners) {
-        l.iterationDone(net, iteration, epoch, score, examples);
-      }
+      report(net.getIterationCount(), epoch, score, examples);
+    }
+  }
+
+  /** After a worker's minibatch, from its thread: iterationDone numbered by counting these calls. */
+  void reportMinibatch(int epoch, double score, int examples) {
+    synchronized (reportLock) {
+      report(++reported, epoch, score, examples);
+    }
+  }
+
+  /** Calls the listeners' iterationDone; the caller holds reportLock (one call at a time, from any thread). */
+  private void report(long iteration, int epoch, double score, int examples) {
+    for (TrainingListener l : listeners) {
+      l.iterationDone(net, iteration, epoch, score, examples);
     }
   }
 

@@ -21,12 +21,16 @@ final class DropoutImpl extends LayerImpl {
     this.seed = seed;
   }
 
-  /** Where the random stream stands (saved with the model). */
-  long offset() {
+  @Override
+  public long randomOffset() {
     return offset;
   }
 
-  void setOffset(long offset) {
+  @Override
+  public void setRandomOffset(long offset) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("dropout: the random stream offset must be >= 0, got " + offset);
+    }
     this.offset = offset;
   }
 

@@ -39,6 +39,22 @@ public abstract class LayerImpl implements AutoCloseable {
     this.g = grads.clone();
   }
 
+  /**
+   * Where this layer's random stream stands: the numbers drawn from it so far (0 for a layer that
+   * draws none). Training state outside the parameters: saved with the model and copied by clone.
+   */
+  public long randomOffset() {
+    return 0;
+  }
+
+  /** Puts the random stream back at {@code offset} (a loaded model, a clone); see {@link #randomOffset()}. */
+  public void setRandomOffset(long offset) {
+    if (offset != 0) {
+      throw new IllegalArgumentException(getClass().getSimpleName() + " draws no random numbers: its random stream offset"
+          + " must be 0, got " + offset);
+    }
+  }
+
   /** Forward pass; keeps what backward needs. */
   public abstract Tensor forward(Tensor x, boolean training);
 

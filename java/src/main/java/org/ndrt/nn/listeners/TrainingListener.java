@@ -14,8 +14,9 @@ public interface TrainingListener {
   default void onEpochStart(MultiLayerNetwork model, int epoch, long iterationsInEpoch, int batchSize) {}
 
   /**
-   * One minibatch was fitted. {@code iteration} counts minibatches since the network was created;
-   * {@code score} is that minibatch's loss (with the L2 term); {@code examples} its size.
+   * One minibatch was fitted. {@code iteration} counts minibatches since the network was created
+   * (ParallelWrapper's numbers: see its class comment); {@code score} is that minibatch's loss (with
+   * the L2 term); {@code examples} its size.
    */
   default void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {}
 

@@ -1,0 +1,39 @@
+package org.ndrt.nn;
+
+import java.util.Arrays;
+import org.ndrt.DType;
+import org.ndrt.Tensor;
+import org.ndrt.nn.conf.InputType;
+import org.ndrt.nn.layers.LayerImpl;
+
+/** Features as the first layer takes them: flat images seen as NCHW, cast to the compute dtype. */
+final class InputStage extends LayerImpl {
+  private final InputType type;
+
+  InputStage(InputType type, DType dtype) {
+    super(dtype);
+    this.type = type;
+  }
+
+  @Override
+  public Tensor forward(Tensor x, boolean training) {
+    long[] s = x.shape();
+    long[] want = type.batchShape(s.length == 0 ? 0 : s[0]);
+    boolean flatImages = type.kind == InputType.Kind.CONVOLUTIONAL_FLAT && s.length == 2 && s[1] == type.flatSize();
+    if (!flatImages && !Arrays.equals(s, want)) {
+      throw new IllegalArgumentException("features have shape " + Arrays.toString(s) + " but the network takes "
+          + type + (type.kind == InputType.Kind.CONVOLUTIONAL_FLAT ? " as [N, " + type.flatSize() + "] or " : " as ")
+          + Arrays.toString(want).replaceFirst("\\d+", "N"));
+    }
+    if (!x.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException("features must be floating point, got " + x.dtype());
+    }
+    Tensor v = flatImages ? view("nchw", x, want) : x;
+    return asCompute("cast", v);
+  }
+
+  @Override
+  public Tensor backward(Tensor dy, boolean needDx) {
+    return null;
+  }
+}
