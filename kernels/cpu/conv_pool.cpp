@@ -3,6 +3,9 @@
 // plane and output row, with inner loops along memory; NHWC per output position, vectorised over
 // channels. Backward work items own the gradient elements they write (planes, or samples for
 // NHWC), so no atomics. f16/bf16 compute in f32.
+//
+// Max pooling with 2x2 windows at stride 2 (LeNet's, and most CNNs') has its own path in
+// conv_pool_2x2.cpp.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,6 +15,12 @@
 #include "kernels.hpp"
 
 namespace ndrt {
+
+// conv_pool_2x2.cpp: max pooling with 2x2 windows at stride 2, for the geometries where
+// pool2x2_applies(); T in float, double, Half, BFloat16; operands dense in g's layout.
+bool pool2x2_applies(const Conv2dGeom& g);
+template <class T> void pool2x2_fwd(const Conv2dGeom& g, const T* x, T* y);
+template <class T> void pool2x2_bwd(const Conv2dGeom& g, const T* x, const T* dy, T* dx);
 
 namespace {
 
@@ -46,11 +55,6 @@ A divisor(const Conv2dGeom& g, const Rows& r, const Cols& cl, int64_t ow) {
   return g.include_pad ? A(g.kh * g.kw) : A((r.h1 - r.h0) * cl.count[size_t(ow)]);
 }
 
-// Max that lets a NaN through and keeps it (nothing compares greater than NaN).
-template <class A>
-A pick(A acc, A v) {
-  return (v > acc || v != v) ? v : acc;
-}
 
 // Whether p[0..n) holds a NaN; f32 tests the bits so the loop vectorises.
 template <class T>
@@ -117,10 +121,10 @@ void pool_fwd_nchw(const Conv2dGeom& g, const T* x, T* y) {
             const int64_t o = cl.off[size_t(j)], lo = cl.lo[size_t(j)], hi = cl.hi[size_t(j)];
             if (sw == 1) {
               for (int64_t ow = lo; ow < hi; ++ow)
-                row[ow] = Max ? pick(row[ow], A(xr[ow + o])) : row[ow] + A(xr[ow + o]);
+                row[ow] = Max ? pool_pick(row[ow], A(xr[ow + o])) : row[ow] + A(xr[ow + o]);
             } else {
               for (int64_t ow = lo; ow < hi; ++ow)
-                row[ow] = Max ? pick(row[ow], A(xr[ow * sw + o])) : row[ow] + A(xr[ow * sw + o]);
+                row[ow] = Max ? pool_pick(row[ow], A(xr[ow * sw + o])) : row[ow] + A(xr[ow * sw + o]);
             }
           }
         }
@@ -218,7 +222,7 @@ void pool_fwd_nhwc(const Conv2dGeom& g, const T* x, T* y) {
           for (int64_t w = w0; w < w1; ++w) {
             const T* xs = x + ((n * g.h + h) * g.w + w) * C;
             for (int64_t ch = 0; ch < C; ++ch)
-              acc[size_t(ch)] = Max ? pick(acc[size_t(ch)], A(xs[ch])) : acc[size_t(ch)] + A(xs[ch]);
+              acc[size_t(ch)] = Max ? pool_pick(acc[size_t(ch)], A(xs[ch])) : acc[size_t(ch)] + A(xs[ch]);
           }
         T* ys = y + ((n * g.oh + oh) * g.ow + ow) * C;
         const A d = Max ? A(1) : divisor<A>(g, r, cl, ow);
@@ -235,8 +239,10 @@ void pool_bwd_nhwc(const Conv2dGeom& g, const T* x, const T* dy, T* dx) {
   const int64_t C = g.c, HWC = g.h * g.w * C;
   const Cols cl(g);
   parallel_for(g.n, 1, [&](int64_t b, int64_t e) {
-    std::vector<A> best(static_cast<size_t>(C));
-    std::vector<int64_t> idx(static_cast<size_t>(C));
+    // The winner as its element number k in the window (exact in A), so best and k update in
+    // lanes of one width (the loop vectorises, no branches); at[k] is its offset in the sample.
+    std::vector<A> best(static_cast<size_t>(C)), kbest(static_cast<size_t>(C));
+    std::vector<int64_t> at(static_cast<size_t>(g.kh * g.kw));
     Accum<T> accum;
     for (int64_t n = b; n < e; ++n) {
       const T* xn = x + n * HWC;
@@ -248,18 +254,22 @@ void pool_bwd_nhwc(const Conv2dGeom& g, const T* x, const T* dy, T* dx) {
           const T* d = dy + ((n * g.oh + oh) * g.ow + ow) * C;
           if constexpr (Max) {
             std::fill(best.begin(), best.end(), -std::numeric_limits<A>::infinity());
-            for (int64_t ch = 0; ch < C; ++ch) idx[size_t(ch)] = (r.h0 * g.w + w0) * C + ch;
+            std::fill(kbest.begin(), kbest.end(), A(0));
+            int64_t k = 0;
             for (int64_t h = r.h0; h < r.h1; ++h)
-              for (int64_t w = w0; w < w1; ++w) {
-                const int64_t base = (h * g.w + w) * C;
-                for (int64_t ch = 0; ch < C; ++ch) {
-                  const A v = A(xn[base + ch]), bv = best[size_t(ch)];
+              for (int64_t w = w0; w < w1; ++w, ++k) {
+                const T* xs = xn + (h * g.w + w) * C;
+                A *bp = best.data(), *kp = kbest.data();
+                const A kf = A(k);
+                at[size_t(k)] = (h * g.w + w) * C;
+                for (int64_t ch = 0; ch < C; ++ch) {  // greater, or the first NaN
+                  const A v = A(xs[ch]), bv = bp[ch];
                   const bool take = !(v <= bv) & (bv == bv);
-                  best[size_t(ch)] = take ? v : bv;
-                  idx[size_t(ch)] = take ? base + ch : idx[size_t(ch)];
+                  bp[ch] = take ? v : bv;
+                  kp[ch] = take ? kf : kp[ch];
                 }
               }
-            for (int64_t ch = 0; ch < C; ++ch) acc[idx[size_t(ch)]] += A(d[ch]);
+            for (int64_t ch = 0; ch < C; ++ch) acc[at[size_t(kbest[size_t(ch)])] + ch] += A(d[ch]);
           } else {
             const A div = divisor<A>(g, r, cl, ow);
             for (int64_t h = r.h0; h < r.h1; ++h)
@@ -282,10 +292,14 @@ void pool_fwd_kernel(OpContext& c) {
   if (y.numel() == 0) return;
   Tensor x = conv_dense(*c.in[0]);
   ConvOut o(y, dtype_of<T>());
-  if (g.nhwc)
+  if (Max && pool2x2_applies(g)) {
+    pool2x2_fwd<T>(g, x.data<T>(), o.data<T>());
+    c.impl = "ndrt:pool_2x2";
+  } else if (g.nhwc) {
     pool_fwd_nhwc<T, Max>(g, x.data<T>(), o.data<T>());
-  else
+  } else {
     pool_fwd_nchw<T, Max>(g, x.data<T>(), o.data<T>());
+  }
   o.finish();
 }
 
@@ -297,10 +311,14 @@ void pool_bwd_kernel(OpContext& c) {
   Tensor x = Max ? conv_dense(*c.in[0]) : *c.in[0];  // avg uses only x's shape
   Tensor dy = conv_dense(*c.in[1]);
   ConvOut o(dx, dtype_of<T>());
-  if (g.nhwc)
+  if (Max && pool2x2_applies(g)) {
+    pool2x2_bwd<T>(g, x.data<T>(), dy.data<T>(), o.data<T>());
+    c.impl = "ndrt:pool_2x2";
+  } else if (g.nhwc) {
     pool_bwd_nhwc<T, Max>(g, x.data<T>(), dy.data<T>(), o.data<T>());
-  else
+  } else {
     pool_bwd_nchw<T, Max>(g, x.data<T>(), dy.data<T>(), o.data<T>());
+  }
   o.finish();
 }
 

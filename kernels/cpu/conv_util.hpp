@@ -91,4 +91,11 @@ class DnnlConv {
   std::shared_ptr<const DnnlConvPlan> plan_;
 };
 
+// Max pooling's step: the max that lets a NaN through and keeps it (nothing compares greater than
+// NaN). conv_pool.cpp and conv_pool_2x2.cpp must agree on it bit for bit.
+template <class A>
+inline A pool_pick(A acc, A v) {
+  return (v > acc || v != v) ? v : acc;
+}
+
 }  // namespace ndrt

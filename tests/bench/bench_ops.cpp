@@ -5,6 +5,8 @@
 //   conv1_fwd, conv1_fwdbwd   LeNet conv 1: x [64,1,28,28], w [20,1,5,5], b [20]; fwdbwd = conv2d_bias
 //   conv2_fwd, conv2_fwdbwd   + conv2d_bp_data + conv2d_bp_weights + conv2d_bp_bias (dx, dw, db, as a
 //                             framework's autograd computes them); conv 2: x [64,20,12,12], w [50,20,5,5]
+//   conv1_pool_fwd, conv1_pool_bp   LeNet's max pools (2x2, stride 2): max_pool2d, or max_pool2d_bp
+//   conv2_pool_fwd, conv2_pool_bp   (x, dy -> dx); after conv 1: x [64,20,24,24], conv 2: x [64,50,8,8]
 //   add, mul, relu, exp, sigmoid, tanh   16M elements (64 MiB per operand), given output
 //   sum_all, max_all, mean_all           16M elements to a scalar
 //   sum_rows, max_rows, mean_rows        [4096, 4096] along the last axis
@@ -148,6 +150,52 @@ Builder conv_case(ConvGeom g, bool backward) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Max pooling, LeNet's 2x2 / stride 2 pools at batch 64 (named after the conv they follow, so
+// run_ops.sh's conv group runs them)
+// ------------------------------------------------------------------------------------------------
+struct PoolGeom {
+  int64_t n, c, h, w;
+};
+const PoolGeom kPool1 = {64, 20, 24, 24}, kPool2 = {64, 50, 8, 8};
+
+Builder pool_case(PoolGeom g, bool backward) {
+  return [g, backward](Case& c) -> ndrt_status {
+    auto x = std::make_shared<Tn>(), dy = std::make_shared<Tn>();
+    const int64_t oh = g.h / 2, ow = g.w / 2;
+    TRY(make_f32({g.n, g.c, g.h, g.w}, 5, -1.0f, 1.0f, x.get()));
+    TRY(make_f32({g.n, g.c, oh, ow}, 6, -1.0f, 1.0f, dy.get()));
+    auto out = std::make_shared<ndrt_handle>(0);
+    const int32_t id = op(backward ? "max_pool2d_bp" : "max_pool2d");
+    c.run = [=]() -> ndrt_status {
+      return backward ? ex(id, {x->h, dy->h}, {out.get()}, {2, 2, 2}) : ex(id, {x->h}, {out.get()}, {2, 2, 2});
+    };
+    c.check = [=]() -> std::string {
+      // Every window: y is its maximum; dx holds dy at the first maximum and 0 elsewhere.
+      const float *X = x->f(), *DY = dy->f(), *O = data_of(*out);
+      for (int64_t pl = 0; pl < g.n * g.c; ++pl)
+        for (int64_t p = 0; p < oh; ++p)
+          for (int64_t q = 0; q < ow; ++q) {
+            int64_t best = (pl * g.h + 2 * p) * g.w + 2 * q;
+            for (int64_t i = 0; i < 2; ++i)
+              for (int64_t j = 0; j < 2; ++j) {
+                const int64_t at = (pl * g.h + 2 * p + i) * g.w + 2 * q + j;
+                if (X[at] > X[best]) best = at;
+              }
+            const int64_t yi = (pl * oh + p) * ow + q;
+            if (!backward && O[yi] != X[best]) return "y[" + std::to_string(yi) + "]";
+            for (int64_t i = 0; backward && i < 2; ++i)
+              for (int64_t j = 0; j < 2; ++j) {
+                const int64_t at = (pl * g.h + 2 * p + i) * g.w + 2 * q + j;
+                if (O[at] != (at == best ? DY[yi] : 0.0f)) return "dx[" + std::to_string(at) + "]";
+              }
+          }
+      return "";
+    };
+    return NDRT_OK;
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
 // Elementwise and reductions over 16M f32 elements (shared buffers)
 // ------------------------------------------------------------------------------------------------
 constexpr int64_t kBig = int64_t(16) << 20, kSide = 4096;
@@ -285,6 +333,8 @@ void register_all(const std::vector<int>& threads) {
   std::vector<std::pair<std::string, Builder>> cases = {
       {"conv1_fwd", conv_case(kConv1, false)},   {"conv1_fwdbwd", conv_case(kConv1, true)},
       {"conv2_fwd", conv_case(kConv2, false)},   {"conv2_fwdbwd", conv_case(kConv2, true)},
+      {"conv1_pool_fwd", pool_case(kPool1, false)}, {"conv1_pool_bp", pool_case(kPool1, true)},
+      {"conv2_pool_fwd", pool_case(kPool2, false)}, {"conv2_pool_bp", pool_case(kPool2, true)},
   };
   for (const char* e : {"add", "mul", "relu", "exp", "sigmoid", "tanh"}) cases.push_back({e, elementwise_case(e)});
   for (const char* r : {"sum", "max", "mean"}) cases.push_back({std::string(r) + "_all", reduce_case(r, false)});

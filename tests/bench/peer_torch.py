@@ -48,6 +48,37 @@ def conv_case(n, c, h, w, k, r, backward, device="cpu"):
     return {"autograd": fwdbwd}
 
 
+def pool_case(n, c, h, w, backward, device="cpu"):
+    """LeNet's 2x2 / stride 2 max pool. The backward gets the forward's saved indices (torch's way;
+    ndrt's max_pool2d_bp finds the maxima in x again). Also timed on channels_last copies of the
+    same tensors: torch 1.13's NCHW max pool forward is many times slower than its channels_last one."""
+    g = torch.Generator(device=device).manual_seed(5)
+    x = torch.rand(n, c, h, w, generator=g, device=device) * 2 - 1
+    dy = torch.rand(n, c, h // 2, w // 2, generator=g, device=device) * 2 - 1
+    k, s, p, d = [2, 2], [2, 2], [0, 0], [1, 1]
+    cases = {}
+    for name, fmt in (("", torch.contiguous_format), ("channels_last ", torch.channels_last)):
+        xf, dyf = x.contiguous(memory_format=fmt), dy.contiguous(memory_format=fmt)
+        if not backward:
+            y, idx = torch.empty_like(dyf), torch.empty_like(dyf, dtype=torch.int64)
+
+            def fwd(xf=xf):
+                with torch.no_grad():
+                    return F.max_pool2d(xf, 2, 2)
+            cases[name + "no_grad"] = fwd
+            cases[name + "with_indices out="] = (
+                lambda xf=xf, y=y, idx=idx: torch.ops.aten.max_pool2d_with_indices.out(xf, k, s, p, d, False,
+                                                                                       out=y, indices=idx))
+            continue
+        _, idx = F.max_pool2d(xf, 2, 2, return_indices=True)
+        dx = torch.empty_like(xf)
+        bwd = torch.ops.aten.max_pool2d_with_indices_backward
+        cases[name + "saved indices"] = lambda xf=xf, dyf=dyf, idx=idx: bwd(dyf, xf, k, s, p, d, False, idx)
+        cases[name + "saved indices out="] = (
+            lambda xf=xf, dyf=dyf, idx=idx, dx=dx: bwd.grad_input(dyf, xf, k, s, p, d, False, idx, grad_input=dx))
+    return cases
+
+
 def big_buffers(n, device):
     g = torch.Generator(device=device).manual_seed(11)
     a = torch.rand(n, generator=g, device=device) * 6 - 3
@@ -145,6 +176,10 @@ def all_cases():
         ("conv1_fwdbwd", lambda: conv_case(64, 1, 28, 28, 20, 5, True)),
         ("conv2_fwd", lambda: conv_case(64, 20, 12, 12, 50, 5, False)),
         ("conv2_fwdbwd", lambda: conv_case(64, 20, 12, 12, 50, 5, True)),
+        ("conv1_pool_fwd", lambda: pool_case(64, 20, 24, 24, False)),
+        ("conv1_pool_bp", lambda: pool_case(64, 20, 24, 24, True)),
+        ("conv2_pool_fwd", lambda: pool_case(64, 50, 8, 8, False)),
+        ("conv2_pool_bp", lambda: pool_case(64, 50, 8, 8, True)),
     ]
     for e in ("add", "mul", "relu", "exp", "sigmoid", "tanh"):
         cases.append((e, lambda e=e: elementwise_case(e)))

@@ -1,8 +1,10 @@
 // max_pool2d, avg_pool2d (padding excluded or counted), their _bp ops, im2col and col2im against
 // float64 references: kernel/stride/padding/"same" combinations, overlapping windows, global
 // pooling, NCHW and NHWC, odd sizes, non-contiguous inputs, given / strided outputs poisoned
-// beforehand, size-0 axes, every float dtype; NaN propagation and tie-breaking of max; finite
-// differences in f64; im2col/col2im adjointness; attribute and shape errors.
+// beforehand, size-0 axes, every float dtype; NaN propagation and tie-breaking of max (bit for bit,
+// -0/+0 and infinities too, at 1 and 2 threads); the geometries of max pooling's 2x2 path and that
+// it runs exactly there; finite differences in f64; im2col/col2im adjointness; attribute and shape
+// errors.
 #include <cstring>
 #include <limits>
 
@@ -28,6 +30,25 @@ std::vector<Geo> pool_configs() {
       pgeo(2, 3, 7, 5, 1, 1).stride(2, 2),
       pgeo(2, 16, 17, 19, 3, 3).stride(2, 2).padding({1, 1}),
       pgeo(2, 3, 6, 6, 4, 4).stride(1, 1).padding({3, 3}),  // windows mostly padding
+  };
+}
+
+// Geometries of max pooling's own 2x2 / stride 2 path (kernels/cpu/conv_pool_2x2.cpp, NCHW f32 in
+// AVX2 over two quads of 4 windows): quads paired across rows and planes (even H), plane by plane
+// (odd H: a row no window reaches), an odd last quad, rows ending in OW % 4 single windows, odd W (a
+// column no window reaches), bottom/right padding no window touches, "same" on even sizes, LeNet's
+// pools, and channel counts past a vector for NHWC.
+std::vector<Geo> pool2x2_configs() {
+  return {
+      pgeo(2, 3, 8, 24, 2, 2).stride(2, 2),
+      pgeo(2, 3, 9, 19, 2, 2).stride(2, 2),
+      pgeo(1, 5, 6, 8, 2, 2).stride(2, 2),
+      pgeo(2, 2, 7, 8, 2, 2).stride(2, 2),
+      pgeo(2, 3, 8, 10, 2, 2).stride(2, 2).padding({0, 1, 0, 1}),
+      pgeo(1, 3, 6, 16, 2, 2).stride(2, 2).same_pad(),
+      pgeo(2, 17, 6, 7, 2, 2).stride(2, 2),
+      pgeo(3, 4, 24, 24, 2, 2).stride(2, 2),
+      pgeo(3, 5, 8, 8, 2, 2).stride(2, 2),
   };
 }
 
@@ -112,6 +133,7 @@ TEST_P(Pool, ForwardAndBackwardAgainstReference) {
   std::mt19937 rng(99 + 10 * c.d + c.nhwc);
   int variant = 0;
   for (Geo g : pool_configs()) check_pool(c.d, g.layout(c.nhwc), variant++, rng);
+  for (Geo g : pool2x2_configs()) check_pool(c.d, g.layout(c.nhwc), variant++, rng);
   // Size-0 batch, channels and (with same padding) image.
   for (Geo g : {pgeo(0, 3, 4, 4, 2, 2).stride(2, 2), pgeo(2, 0, 4, 4, 2, 2).stride(2, 2),
                 pgeo(2, 3, 0, 4, 2, 2).stride(2, 2).same_pad()})
@@ -157,6 +179,98 @@ TEST(PoolMax, NaNPropagatesAndTiesGoToTheFirstMaximum) {
                                       0, 30, 40, 0,  //
                                       0, 0, 0, 0};
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(dx[i], want[i]) << i;
+  }
+}
+
+// Same values, same bits as the reference (so -0 and +0 differ); NaN matches NaN.
+void expect_same(const std::vector<double>& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  int bad = 0;
+  for (size_t i = 0; i < got.size() && bad < 10; ++i) {
+    const bool ok = std::isnan(want[i]) ? std::isnan(got[i])
+                                        : got[i] == want[i] && std::signbit(got[i]) == std::signbit(want[i]);
+    if (!ok) ADD_FAILURE() << what << " [" << i << "]: got " << got[i] << ", want " << want[i], ++bad;
+  }
+}
+
+// Max pooling on windows full of ties (+0 against -0 too), infinities and NaNs, at 1 and 2 threads,
+// on the 2x2 path's geometries and general ones (overlapping windows, padding): y is the first
+// maximum in row-major window order, or NaN; dx sums 0 + dy over the windows whose first maximum or
+// first NaN an element is (so a -0 dy arrives as +0), +0 elsewhere (sums of these dy are exact).
+// Every output kind, and a given output filled with a non-NaN value, so a NaN the kernel never wrote
+// cannot pass as a NaN it did.
+TEST(PoolMax, TiesInfinitiesAndNaNBitForBit) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const Gen xgen = [=](std::mt19937& r) {
+    static const double v[] = {-1, 0, -0.0, 1, 2, 2, 0.5, inf, -inf, nan, 1, -1};
+    return v[r() % 12];
+  };
+  const Gen dygen = [=](std::mt19937& r) {
+    static const double v[] = {-0.0, 1, -2, 3.5, 0.25, nan, 0.0, -1};
+    return v[r() % 8];
+  };
+  std::vector<Geo> geos = pool2x2_configs();
+  geos.push_back(pgeo(4, 20, 24, 24, 2, 2).stride(2, 2));  // big enough to split across threads
+  geos.push_back(pgeo(4, 20, 25, 24, 2, 2).stride(2, 2));  // the same plane by plane
+  for (const Geo& g : {pgeo(2, 9, 9, 7, 3, 3).stride(2, 2).padding({1, 1}), pgeo(2, 3, 9, 9, 3, 3).stride(3, 3),
+                       pgeo(1, 4, 7, 6, 3, 3).stride(1, 1).same_pad(), pgeo(2, 3, 5, 5, 2, 2).stride(2, 2).same_pad(),
+                       pgeo(3, 2, 6, 9, 2, 3).stride(1, 2).padding({1, 0, 0, 2})})
+    geos.push_back(g);
+  char old[32];
+  size_t need = 0;
+  NT_CHECK(ndrt_config_get("cpu.threads", old, sizeof old, &need));
+  std::mt19937 rng(5);
+  int variant = 0;
+  for (const char* threads : {"1", "2"}) {
+    NT_CHECK(ndrt_config_set("cpu.threads", threads));
+    for (ndrt_dtype d : {NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16})
+      for (bool nhwc : {false, true})
+        for (Geo g0 : geos) {
+          const Geo g = g0.layout(nhwc).resolve();
+          const std::string what = std::string(dtype_str(d)) + " " + g.str() + " threads " + threads;
+          SCOPED_TRACE(what);
+          Operand X = make_operand(d, g.xs(), kAllKinds[variant % 5], xgen, rng);
+          Operand DY = make_operand(d, g.ys(), kAllKinds[(variant + 3) % 5], dygen, rng);
+          const Attrs a = ct::pool_attrs(g, false, false);
+          const PoolRef r = pool_ref(g, true, false, X.vals, DY.vals);
+          expect_same(run_out("max_pool2d", {&X.view}, a, d, g.ys(), kAllOutKinds[variant % 3]), r.y, "y " + what);
+          expect_same(run_out("max_pool2d_bp", {&X.view, &DY.view}, a, d, g.xs(), kAllOutKinds[(variant + 1) % 3]),
+                      r.dx, "dx " + what);
+          Tensor y = from_values(d, g.ys(), std::vector<double>(r.y.size(), 99.0));
+          run_into("max_pool2d", {&X.view}, y, a);
+          expect_same(read_values(y), r.y, "y given " + what);
+          ++variant;
+        }
+  }
+  NT_CHECK(ndrt_config_set("cpu.threads", old));
+}
+
+// The profiler names the 2x2 path (ndrt:pool_2x2) for each of pool2x2_configs(), forward and
+// backward, and the general loops (ndrt:pool_direct) where it does not apply.
+TEST(PoolMax, TwoByTwoPathRunsWhereItApplies) {
+  std::mt19937 rng(8);
+  auto impls = [&](const Geo& g, bool avg) {
+    Operand X = make_operand(NDRT_F32, g.xs(), Kind::Contig, default_gen(NDRT_F32), rng);
+    Operand DY = make_operand(NDRT_F32, g.ys(), Kind::Contig, default_gen(NDRT_F32), rng);
+    const Attrs a = ct::pool_attrs(g, avg, false);
+    return ct::impl_of(avg ? "avg_pool2d" : "max_pool2d", {&X.view}, a) + " / " +
+           ct::impl_of(avg ? "avg_pool2d_bp" : "max_pool2d_bp", {&X.view, &DY.view}, a);
+  };
+  for (bool nhwc : {false, true}) {
+    for (Geo g0 : pool2x2_configs()) {
+      const Geo g = g0.layout(nhwc).resolve();
+      const std::string got = impls(g, false);
+      EXPECT_TRUE(ct::contains(got, "ndrt:pool_2x2") && !ct::contains(got, "ndrt:pool_direct"))
+          << g.str() << ": " << got;
+      EXPECT_TRUE(ct::contains(impls(g, true), "ndrt:pool_direct")) << "avg " << g.str();
+    }
+    for (Geo g0 : {pgeo(2, 3, 5, 5, 2, 2).stride(2, 2).same_pad(), pgeo(2, 3, 8, 8, 2, 2).stride(2, 2).padding({1, 1}),
+                   pgeo(2, 3, 8, 8, 2, 2).stride(1, 1), pgeo(2, 3, 8, 8, 3, 3).stride(2, 2), pgeo(2, 3, 8, 8, 2, 1)}) {
+      const Geo g = g0.layout(nhwc).resolve();
+      const std::string got = impls(g, false);
+      EXPECT_TRUE(!ct::contains(got, "ndrt:pool_2x2") && ct::contains(got, "ndrt:pool_direct"))
+          << g.str() << ": " << got;
+    }
   }
 }
 
