@@ -111,10 +111,34 @@ class Pool {
   std::atomic<uint64_t> epoch_{0};  // changed under mu_; idle workers poll it without the lock
 };
 
+#if NDRT_POOL_OPENMP
+// The same contract on OpenMP's threads: oneDNN runs on OpenMP (Debian's build), and two sets of
+// spinning workers on the same cores slow each other down; one set serves both.
+class OmpPool {
+ public:
+  bool run(int32_t parts, int32_t threads, const std::function<void(int32_t)>& job) {
+    std::unique_lock<std::mutex> owner(owner_mu_, std::try_to_lock);
+    if (!owner.owns_lock()) return false;
+    std::atomic<int32_t> next{0};
+#pragma omp parallel num_threads(std::min(parts, threads))
+    for (int32_t p; (p = next.fetch_add(1, std::memory_order_relaxed)) < parts;) job(p);
+    return true;
+  }
+
+ private:
+  std::mutex owner_mu_;  // held by the host thread whose job is running
+};
+
+OmpPool& pool() {
+  static OmpPool* p = new OmpPool;
+  return *p;
+}
+#else
 Pool& pool() {
   static Pool* p = new Pool;  // workers are detached; never destroyed
   return *p;
 }
+#endif
 
 }  // namespace
 

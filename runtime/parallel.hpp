@@ -1,6 +1,8 @@
-// Intra-op parallelism: one process-wide pool of cpu.threads - 1 workers plus the calling thread.
-// When another host thread holds the pool, a caller runs its work inline instead of queueing, so
-// many host threads calling at once never put more than cpu.threads threads on ops of their own.
+// Intra-op parallelism: cpu.threads - 1 workers plus the calling thread; OpenMP's team where the
+// build has OpenMP (the threads oneDNN runs on: one set of workers, not two competing for the
+// cores), else ndrt's own process-wide pool. When another host thread holds the pool, a caller runs
+// its work inline instead of queueing, so many host threads calling at once never put more than
+// cpu.threads threads on ops of their own.
 #pragma once
 #include <cstdint>
 #include <functional>
