@@ -1,5 +1,7 @@
 #include "parallel.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -13,6 +15,10 @@ namespace ndrt {
 namespace {
 
 std::atomic<int32_t> g_threads{0};  // 0: not resolved yet
+std::atomic<bool> g_forked{false};
+
+// Registered when the library loads, before any worker exists.
+[[maybe_unused]] const int g_atfork = pthread_atfork(nullptr, nullptr, [] { g_forked.store(true); });
 
 // How long an idle worker keeps polling for the next job before it sleeps. Ops come in bursts
 // (a training step is hundreds of them), and waking a sleeping thread costs tens of microseconds on
@@ -156,6 +162,8 @@ int32_t cpu_threads() {
 }
 
 void set_cpu_threads(int32_t n) { g_threads.store(n); }
+
+bool forked_child() { return g_forked.load(std::memory_order_relaxed); }
 
 void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
   if (grain < 1) grain = 1;

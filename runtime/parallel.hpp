@@ -12,6 +12,11 @@ namespace ndrt {
 int32_t cpu_threads();
 void set_cpu_threads(int32_t n);
 
+// True in a child of fork() (after ndrt was loaded): worker threads do not survive a fork, and
+// OpenMP's team would wait for them forever, so the child runs ops on the calling thread only
+// (as PyTorch does), oneDNN included.
+bool forked_child();
+
 void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
 
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` items, possibly in parallel.
@@ -20,7 +25,7 @@ void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_
 template <class F>
 inline void parallel_for(int64_t n, int64_t grain, F&& fn) {
   if (n <= 0) return;
-  if (n <= grain || cpu_threads() == 1) {
+  if (n <= grain || cpu_threads() == 1 || forked_child()) {
     fn(int64_t(0), n);
     return;
   }

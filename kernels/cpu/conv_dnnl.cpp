@@ -429,7 +429,7 @@ bool dnnl_built_in() { return cpu_engine() != nullptr; }
 DnnlConv::DnnlConv(ConvPass pass, const Conv2dGeom& g, ndrt_dtype dt, bool bias, bool allow_ref)
     : lease_(g_busy, std::try_to_lock), device_(g.device) {
   if (!cpu_engine()) return;
-  const int nthr = lease_.owns_lock() ? int(cpu_threads()) : 1;
+  const int nthr = lease_.owns_lock() && !forked_child() ? int(cpu_threads()) : 1;
   set_omp_threads(nthr);
   const Key key = make_key(pass, g, dt, bias, allow_ref, nthr);
   if (cache().find(key, plan_)) return;

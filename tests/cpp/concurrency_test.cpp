@@ -1,7 +1,13 @@
 // Concurrency.*: many host threads calling the C ABI at once. CI runs these under ThreadSanitizer
 // (ctest -R Concurrency). NDRT_STRESS_CYCLES scales the stress loops (default 100000 per thread).
+// Fork.*: ops in a child of fork() (not under ThreadSanitizer, which does not support it).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -354,6 +360,54 @@ TEST(Concurrency, MemoryStatisticsUnderContention) {
   EXPECT_EQ((s1.hits - s0.hits) + (s1.misses - s0.misses), kThreads * per_thread);
   EXPECT_GT(s1.hits - s0.hits, 0);
   EXPECT_GE(s1.peak, s0.in_use);
+}
+
+// A child of fork() runs ops on its calling thread (worker threads do not survive a fork, and
+// OpenMP's team would wait for them forever): a parallel elementwise op, a oneDNN convolution and
+// an OpenBLAS matmul all finish there with the parent's results.
+TEST(Fork, ChildRunsOpsOnItsCallingThread) {
+  std::mt19937 rng(3);
+  auto values = [&](size_t n) {
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> v(n);
+    for (double& x : v) x = u(rng);
+    return v;
+  };
+  Tensor a = from_values(NDRT_F32, {1 << 21}, values(1 << 21));
+  Tensor x = from_values(NDRT_F32, {16, 20, 12, 12}, values(16 * 20 * 12 * 12));
+  Tensor w = from_values(NDRT_F32, {50, 20, 5, 5}, values(50 * 20 * 5 * 5));
+  Tensor m = from_values(NDRT_F32, {300, 300}, values(300 * 300));
+  auto compute = [&] {
+    return std::vector<std::vector<double>>{read_values(run("add", {&a, &a})), read_values(run("conv2d", {&x, &w})),
+                                            read_values(run("matmul", {&m, &m}))};
+  };
+  const auto want = compute();  // the parent's worker threads exist before the fork
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int code = 0;
+    try {
+      const auto got = compute();
+      for (size_t k = 0; k < got.size(); ++k)
+        for (size_t i = 0; i < got[k].size(); ++i)
+          if (!(std::fabs(got[k][i] - want[k][i]) <= 1e-4 * (1 + std::fabs(want[k][i])))) code = 10 + int(k);
+    } catch (...) {
+      code = 2;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > until) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      FAIL() << "the forked child hung";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10 + k: result k differs from the parent's; 2: an exception";
 }
 
 }  // namespace
