@@ -53,6 +53,11 @@ const Key kKeys[] = {
     {"cpu.threads", "NDRT_CPU_THREADS",
      [](const char* k, const char* v) { set_cpu_threads(int32_t(parse_int(k, v, 1, 4096))); },
      [] { return std::to_string(cpu_threads()); }},
+    {"cpu.pool", "NDRT_CPU_POOL",
+     [](const char* k, const char* v) {
+       if (!set_pool(v)) fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: '%s' is not openmp or ndrt (openmp: built with OpenMP only)", k, v);
+     },
+     [] { return std::string(pool_name()); }},
     {"cpu.blas_core", "NDRT_CPU_BLAS_CORE", [](const char*, const char* v) { blas::set_requested_core(v); },
      [] { return blas::requested_core(); }},
     {"cpu.virtual_devices", "NDRT_CPU_VIRTUAL_DEVICES",

@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include <cstring>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -9,6 +11,10 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#ifndef NDRT_POOL_OPENMP
+#define NDRT_POOL_OPENMP 0
+#endif
 
 namespace ndrt {
 
@@ -135,16 +141,18 @@ class OmpPool {
   std::mutex owner_mu_;  // held by the host thread whose job is running
 };
 
-OmpPool& pool() {
+OmpPool& omp_pool() {
   static OmpPool* p = new OmpPool;
   return *p;
 }
-#else
-Pool& pool() {
+#endif
+
+Pool& own_pool() {
   static Pool* p = new Pool;  // workers are detached; never destroyed
   return *p;
 }
-#endif
+
+std::atomic<bool> g_use_omp{NDRT_POOL_OPENMP != 0};
 
 }  // namespace
 
@@ -163,6 +171,13 @@ int32_t cpu_threads() {
 
 void set_cpu_threads(int32_t n) { g_threads.store(n); }
 
+bool set_pool(const char* name) {
+  if (std::strcmp(name, "ndrt") == 0) return g_use_omp.store(false), true;
+  if (std::strcmp(name, "openmp") == 0 && NDRT_POOL_OPENMP) return g_use_omp.store(true), true;
+  return false;
+}
+const char* pool_name() { return g_use_omp.load() ? "openmp" : "ndrt"; }
+
 bool forked_child() { return g_forked.load(std::memory_order_relaxed); }
 
 void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
@@ -180,7 +195,13 @@ void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_
     int64_t begin = n * p / parts, end = n * (p + 1) / parts;
     fn(begin, end);
   };
-  if (!pool().run(int32_t(parts), int32_t(threads), job)) fn(0, n);
+#if NDRT_POOL_OPENMP
+  if (g_use_omp.load(std::memory_order_relaxed)) {
+    if (!omp_pool().run(int32_t(parts), int32_t(threads), job)) fn(0, n);
+    return;
+  }
+#endif
+  if (!own_pool().run(int32_t(parts), int32_t(threads), job)) fn(0, n);
 }
 
 }  // namespace ndrt

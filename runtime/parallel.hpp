@@ -17,6 +17,12 @@ void set_cpu_threads(int32_t n);
 // (as PyTorch does), oneDNN included.
 bool forked_child();
 
+// cpu.pool: "openmp" (the default where built) or "ndrt" (own workers; they give up their parts to
+// the caller when descheduled, so they degrade less than OpenMP's barrier on a loaded machine).
+// set_pool returns false for a name this build does not have.
+bool set_pool(const char* name);
+const char* pool_name();
+
 void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
 
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` items, possibly in parallel.

@@ -281,7 +281,7 @@ TEST(Concurrency, DoubleReleaseRaceReleasesEachHandleOnce) {
 }
 
 // Large ops (intra-op parallel paths) issued from several host threads at once stay correct.
-TEST(Concurrency, ParallelKernelsFromManyHostThreads) {
+void parallel_kernels_from_many_host_threads() {
   const int kThreads = 4;
   const int64_t iters = std::max<int64_t>(3, std::min<int64_t>(20, stress_cycles() / 5000));
   Errors errs;
@@ -319,6 +319,24 @@ TEST(Concurrency, ParallelKernelsFromManyHostThreads) {
   for (auto& t : ts) t.join();
   EXPECT_EQ(errs.count.load(), 0) << errs.report();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// Both intra-op pools (cpu.pool): OpenMP's team where the build has OpenMP (not under
+// ThreadSanitizer), and ndrt's own workers.
+TEST(Concurrency, ParallelKernelsFromManyHostThreads) {
+  for (const char* pool : {"openmp", "ndrt"}) {
+    SCOPED_TRACE(pool);
+    const ndrt_status st = ndrt_config_set("cpu.pool", pool);
+    if (st != NDRT_OK) {
+      EXPECT_EQ(std::string(pool), "openmp") << ndrt_last_error();
+      continue;  // a build without OpenMP
+    }
+    char name[16];
+    EXPECT_OK(ndrt_config_get("cpu.pool", name, sizeof name, nullptr));
+    EXPECT_STREQ(name, pool);
+    parallel_kernels_from_many_host_threads();
+  }
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cpu.pool", "tbb"));
 }
 
 // Allocation statistics stay consistent while many threads allocate and free.
