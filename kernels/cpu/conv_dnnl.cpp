@@ -346,18 +346,21 @@ std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>&
   for (int64_t i = 0; i < no; ++i) scale = std::max(scale, double(std::fabs(ref.data<float>()[i])));
   const double tol = (dt == NDRT_F32 ? 1e-3 : 4e-2) * scale + 1e-6;
 
-  auto best_of_3 = [](auto&& run) {  // the first run warmed caches and page-faulted buffers
-    run();
+  std::shared_ptr<DnnlConvPlan> best;
+  double best_t = 1e300;
+  // Best of three timed runs after a warm-up (caches, page faults). A run three times slower than
+  // the best so far ends it: a slow candidate on a big shape costs one run, not four.
+  auto best_of_3 = [&best_t](auto&& run) {
     double t = 1e300;
-    for (int rep = 0; rep < 3; ++rep) {
+    for (int rep = 0; rep < 4; ++rep) {
       const double t0 = seconds();
       run();
-      t = std::min(t, seconds() - t0);
+      const double dt = seconds() - t0;
+      if (dt > 3 * best_t) return dt;
+      if (rep > 0) t = std::min(t, dt);
     }
     return t;
   };
-  std::shared_ptr<DnnlConvPlan> best;
-  double best_t = 1e300;
   for (auto& cand : cands) {
     execute(*cand, ta.base(), tb.base(), tbias.base(), to.base(), dev);
     Tensor got = conv_to_f32(to);
