@@ -25,12 +25,14 @@ import org.ndrt.nn.conf.MultiLayerConfiguration;
  * The saved-model zip: configuration.json (the configuration's JSON), params.bin and updater.bin
  * (magic "NDRTF32\0", an int64 count, then the f32 values, all little-endian), state.json (the
  * training state outside the parameters: epoch, iteration, updater step, loss scale, mixed
- * precision's clean-step and skipped-step counts, and each layer's random stream offset).
+ * precision's clean-step and skipped-step counts, each layer's random stream offset, and which of
+ * the layers' random streams the network draws from, "randomStream" (see RandomStreams).
  *
- * <p>Zips written before the last three keys existed still load: a missing "cleanSteps" or
- * "skippedSteps" reads as 0, and without "randomOffsets" every layer's random stream starts again
- * at offset 0 (the old behaviour: dropout after loading then repeats the masks of the first
- * iterations instead of going on where the saved network was).
+ * <p>Zips written before the last four keys existed still load: a missing "cleanSteps" or
+ * "skippedSteps" reads as 0, a missing "randomStream" as 0 (the only stream there was), and without
+ * "randomOffsets" every layer's random stream starts again at offset 0 (the old behaviour: dropout
+ * after loading then repeats the masks of the first iterations instead of going on where the saved
+ * network was).
  */
 final class ModelSerializer {
   private static final byte[] MAGIC = "NDRTF32\0".getBytes(StandardCharsets.US_ASCII);
@@ -49,6 +51,7 @@ final class ModelSerializer {
     long cleanSteps;
     long skippedSteps;
     long[] randomOffsets; // per layer; null: not in the zip (written before they were saved)
+    int randomStream; // the same for every layer; 0 when not in the zip
   }
 
   /** Saves an initialised network (MultiLayerNetwork.save). */
@@ -95,6 +98,7 @@ final class ModelSerializer {
     st.put("cleanSteps", s.cleanSteps);
     st.put("skippedSteps", s.skippedSteps);
     st.put("randomOffsets", s.randomOffsets);
+    st.put("randomStream", s.randomStream);
     File tmp = new File(file.getPath() + ".tmp");
     try (ZipOutputStream z = new ZipOutputStream(new BufferedOutputStream(new FileOutputStream(tmp)))) {
       entry(z, "configuration.json", s.conf.toJson().getBytes(StandardCharsets.UTF_8));
@@ -145,6 +149,11 @@ final class ModelSerializer {
       s.cleanSteps = count(st, "cleanSteps", 0);
       s.skippedSteps = count(st, "skippedSteps", 0);
       s.randomOffsets = offsets(st, s.conf.layers().size());
+      long stream = count(st, "randomStream", 0);
+      if (stream > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("state.json: \"randomStream\" must be <= " + Integer.MAX_VALUE + ", got " + stream);
+      }
+      s.randomStream = (int) stream;
     } catch (IllegalArgumentException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }

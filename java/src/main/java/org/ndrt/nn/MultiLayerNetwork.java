@@ -505,8 +505,8 @@ public final class MultiLayerNetwork implements AutoCloseable {
   }
 
   /**
-   * A deep copy: configuration, parameters, updater state, counters and each layer's random stream
-   * offset, so the copy trains as the original would (listeners are not copied).
+   * A deep copy: configuration, parameters, updater state, counters and the layers' random streams
+   * (RandomStreams), so the copy trains as the original would (listeners are not copied).
    */
   @Override
   public MultiLayerNetwork clone() {
@@ -520,7 +520,13 @@ public final class MultiLayerNetwork implements AutoCloseable {
     return c;
   }
 
-  /** The training state outside the tensors: counters, loss scaling, the layers' random stream offsets. */
+  /** The layers' compute side (RandomStreams reaches their random streams through it). */
+  LayerImpl[] layers() {
+    ensureInit();
+    return layers;
+  }
+
+  /** The training state outside the tensors: counters, loss scaling, the layers' random streams. */
   ModelSerializer.Saved trainingState() {
     ModelSerializer.Saved s = new ModelSerializer.Saved();
     s.epoch = epoch;
@@ -530,6 +536,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     s.cleanSteps = scaler.cleanSteps;
     s.skippedSteps = scaler.skippedSteps;
     s.randomOffsets = Arrays.stream(layers).mapToLong(LayerImpl::randomOffset).toArray();
+    s.randomStream = layers[0].randomStream(); // the same in every layer (RandomStreams.setStream)
     return s;
   }
 
@@ -543,14 +550,17 @@ public final class MultiLayerNetwork implements AutoCloseable {
       scaler.set(s.lossScale);
       scaler.cleanSteps = (int) Math.min(s.cleanSteps, Integer.MAX_VALUE);
     }
-    for (int i = 0; s.randomOffsets != null && i < layers.length; ++i) {
-      layers[i].setRandomOffset(s.randomOffsets[i]);
+    for (int i = 0; i < layers.length; ++i) {
+      layers[i].setRandomStream(s.randomStream);
+      if (s.randomOffsets != null) {
+        layers[i].setRandomOffset(s.randomOffsets[i]);
+      }
     }
   }
 
   /**
    * One zip: configuration.json, params.bin and updater.bin (raw f32), state.json (the training
-   * state: counters, loss scaling, each layer's random stream offset), so that training goes on
+   * state: counters, loss scaling, the layers' random streams), so that training goes on
    * after {@link #load} bit for bit as it would have without the save.
    */
   public void save(File file) throws IOException {

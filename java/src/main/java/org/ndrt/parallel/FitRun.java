@@ -20,6 +20,7 @@ import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.RandomStreams;
 import org.ndrt.nn.listeners.TrainingListener;
 
 /**
@@ -95,6 +96,11 @@ final class FitRun {
       fail(-1, t);
     } finally {
       joinWorkers();
+      try {
+        advanceNetworkStreams(); // a failed fit's draws too: the next fit must not repeat them
+      } catch (RuntimeException e) {
+        fail(-1, e); // surfaces below, unless an earlier failure does
+      }
       for (BlockingQueue<Item> q : queues) {
         q.forEach(FitRun::close);
         q.clear();
@@ -228,15 +234,38 @@ final class FitRun {
     }
   }
 
-  /** The worker's replica: made on its first fit(), else set to the network's parameters. */
+  /**
+   * The worker's replica: made on its first fit() (drawing from random stream w), else set to the
+   * network's parameters; either way its random streams start at the network's offsets.
+   */
   private MultiLayerNetwork replica(int w) throws IOException {
     if (replicas[w] == null) {
       replicas[w] = saved != null && !devices[w].equals(net.params().device())
           ? MultiLayerNetwork.load(saved) : net.clone();
+      RandomStreams.setStream(replicas[w], w);
     } else {
       pull(w, pw.averageUpdaters); // without averaged updaters each replica keeps its own state
     }
+    RandomStreams.setOffsets(replicas[w], RandomStreams.offsets(net));
     return replicas[w];
+  }
+
+  /**
+   * Moves each of the network's random stream offsets to the furthest any replica has reached, so
+   * that later draws (from stream 0, or from any worker's stream in the next fit) repeat none. Only
+   * while no worker trains: at a meeting, or after the workers are gone.
+   */
+  private void advanceNetworkStreams() {
+    long[] furthest = RandomStreams.offsets(net);
+    for (MultiLayerNetwork r : replicas) {
+      if (r != null) {
+        long[] o = RandomStreams.offsets(r);
+        for (int i = 0; i < o.length; ++i) {
+          furthest[i] = Math.max(furthest[i], o[i]);
+        }
+      }
+    }
+    RandomStreams.setOffsets(net, furthest);
   }
 
   /**
@@ -329,6 +358,7 @@ final class FitRun {
       steps = Math.max(steps, replicas[w].getUpdaterStepCount());
     }
     net.setIterationCount(iterations);
+    advanceNetworkStreams(); // so a listener saving the network here saves streams past the draws
     if (pw.averageUpdaters) {
       net.setUpdaterStepCount(steps); // the step count goes with the averaged state (Adam's bias correction)
     }

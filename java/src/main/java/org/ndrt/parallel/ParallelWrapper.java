@@ -56,6 +56,18 @@ import org.ndrt.nn.listeners.TrainingListener;
  * state and its step count stay as they were. A replica takes the network's counts whenever it
  * takes its parameters. The epoch count advances by one per {@code fit()} that completes.
  *
+ * <p><b>Random streams.</b> Worker {@code w}'s replica draws its dropout masks from random stream
+ * {@code w} of each layer (Philox key {@code seed + 1 + layer + w * 2^32}, see {@link
+ * org.ndrt.nn.RandomStreams}; worker 0's is the network's own stream 0), so the workers draw
+ * independent masks, as Deeplearning4j's workers with their own random state, and a run is
+ * reproducible for a fixed worker count (same seed, data and settings: the same parameters, bit
+ * for bit). At the start of every {@code fit()} each replica's stream offsets are set to the
+ * network's; at every averaging, and when {@code fit()} ends (failed or not), each of the
+ * network's offsets moves to the largest any replica has reached. As every worker's stream
+ * started from the network's offset, the network's offset is then past every number a worker
+ * drew, so neither the next {@code fit()} (each worker's stream starting there again) nor a later
+ * plain {@code fit()} of the network (stream 0) repeats a mask.
+ *
  * <p><b>Listeners.</b> The wrapper's own listeners ({@link Builder#listeners}, {@link #setListeners})
  * are called with the original network, one call at a time: {@code onEpochStart} and {@code
  * onEpochEnd} once per {@code fit()}; {@code iterationDone} after each averaging with the mean score

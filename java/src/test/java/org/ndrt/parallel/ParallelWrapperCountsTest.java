@@ -35,14 +35,7 @@ class ParallelWrapperCountsTest {
   static final int BATCH = 10;
 
   static MultiLayerNetwork network() {
-    MultiLayerNetwork net = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(7).updater(new Adam(0.01))
-        .list()
-        .layer(new DenseLayer.Builder().nOut(8).activation(Activation.TANH).build())
-        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).build())
-        .setInputType(InputType.feedForward(2))
-        .build());
-    net.init();
-    return net;
+    return ParallelWrapperTest.network(new Adam(0.01));
   }
 
   /**

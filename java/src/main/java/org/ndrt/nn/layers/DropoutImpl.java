@@ -6,8 +6,10 @@ import org.ndrt.Tensor;
 import org.ndrt.nn.conf.layers.DropoutLayer;
 
 /**
- * Inverted dropout from the runtime's Philox stream: key = the network seed + the layer index, the
- * offset moving on by the elements drawn, so a run is reproducible on any thread count.
+ * Inverted dropout from the runtime's Philox stream: key = the network seed + 1 + the layer index,
+ * plus {@code randomStream() * 2^32} (Philox's second key word + the stream, so the keys of the
+ * network's layers and streams are all distinct), the offset moving on by the elements drawn, so a
+ * run is reproducible on any thread count.
  */
 final class DropoutImpl extends LayerImpl {
   private final double prob;
@@ -42,7 +44,7 @@ final class DropoutImpl extends LayerImpl {
     }
     Tensor y = buffer("y", dtype, x.shape());
     mask = buffer("mask", DType.BOOL, x.shape());
-    Ops.dropout(x, prob, seed, offset, y, mask);
+    Ops.dropout(x, prob, seed + ((long) randomStream() << 32), offset, y, mask);
     offset += x.numel();
     return y;
   }

@@ -23,6 +23,7 @@ public abstract class LayerImpl implements AutoCloseable {
   protected Tensor[] p = new Tensor[0];
   protected Tensor[] g = new Tensor[0];
   private final Map<String, Tensor> buffers = new HashMap<>();
+  private int randomStream;
 
   protected LayerImpl(DType dtype) {
     this.dtype = dtype;
@@ -53,6 +54,22 @@ public abstract class LayerImpl implements AutoCloseable {
       throw new IllegalArgumentException(getClass().getSimpleName() + " draws no random numbers: its random stream offset"
           + " must be 0, got " + offset);
     }
+  }
+
+  /**
+   * Which of the layer's independent random streams it draws from: 0 (the network's own) unless
+   * set; ParallelWrapper gives worker w's replica stream w. Training state, as the offset.
+   */
+  public int randomStream() {
+    return randomStream;
+  }
+
+  /** Draws from stream {@code stream} (>= 0) from now on; see {@link #randomStream()}. */
+  public void setRandomStream(int stream) {
+    if (stream < 0) {
+      throw new IllegalArgumentException("the random stream must be >= 0, got " + stream);
+    }
+    this.randomStream = stream;
   }
 
   /** Forward pass; keeps what backward needs. */
