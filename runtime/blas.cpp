@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -41,7 +42,9 @@ F sym(void* lib, const char* name) {
   return reinterpret_cast<F>(p);
 }
 
-const Api* load() {
+// Loads OpenBLAS (with g_mu held); `note` says which kernels, for a log line outside the lock
+// (a host's log callback may call back into the config).
+const Api* load(std::string& note) {
   const char* force = core_to_force();
   // OpenBLAS reads the variable in its constructor; the environment is put back right after.
   const char* prev = std::getenv("OPENBLAS_CORETYPE");
@@ -50,15 +53,15 @@ const Api* load() {
   void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL);
   if (force) prev ? setenv("OPENBLAS_CORETYPE", saved.c_str(), 1) : unsetenv("OPENBLAS_CORETYPE");
   if (!lib) fail(NDRT_ERR_BACKEND, "OpenBLAS could not be loaded (Debian: libopenblas0): %s", dlerror());
-  auto* a = new Api;  // process lifetime, like the library
+  auto a = std::make_unique<Api>();
   a->sgemm = sym<decltype(a->sgemm)>(lib, "cblas_sgemm");
   a->dgemm = sym<decltype(a->dgemm)>(lib, "cblas_dgemm");
   a->set_num_threads = sym<decltype(a->set_num_threads)>(lib, "openblas_set_num_threads");
   a->get_num_threads = sym<decltype(a->get_num_threads)>(lib, "openblas_get_num_threads");
   a->core = sym<char* (*)()>(lib, "openblas_get_corename")();
-  log(NDRT_LOG_INFO, "OpenBLAS kernels: %s (cpu.blas_core %s, OPENBLAS_CORETYPE %s)", a->core, g_requested.c_str(),
-      !force ? (prev ? saved.c_str() : "unset") : *force ? force : "unset for the load");
-  return a;
+  note = std::string("OpenBLAS kernels: ") + a->core + " (cpu.blas_core " + g_requested + ", OPENBLAS_CORETYPE " +
+         (!force ? (prev ? saved : "unset") : *force ? force : "unset for the load") + ")";
+  return a.release();  // process lifetime, like the library
 }
 
 }  // namespace
@@ -66,12 +69,14 @@ const Api* load() {
 const Api& api() {
   if (const Api* a = g_api.load(std::memory_order_acquire)) return *a;
   config();  // NDRT_CPU_BLAS_CORE applied (it takes g_mu) before the load takes it
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (!g_api.load(std::memory_order_relaxed)) g_api.store(load(), std::memory_order_release);
-  return *g_api.load(std::memory_order_relaxed);
+  std::string note;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (!g_api.load(std::memory_order_relaxed)) g_api.store(load(note), std::memory_order_release);
+  }
+  if (!note.empty()) log(NDRT_LOG_INFO, "%s", note.c_str());
+  return *g_api.load(std::memory_order_acquire);
 }
-
-bool loaded() { return g_api.load(std::memory_order_acquire) != nullptr; }
 
 std::string requested_core() {
   std::lock_guard<std::mutex> lock(g_mu);

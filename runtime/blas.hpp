@@ -32,9 +32,6 @@ struct Api {
 // Loads OpenBLAS on first use (thread-safe); fails with NDRT_ERR_BACKEND when it cannot.
 const Api& api();
 
-// Whether OpenBLAS is loaded already (cpu.blas_core can no longer take effect).
-bool loaded();
-
 // cpu.blas_core: the requested value, and setting it (fails once OpenBLAS is loaded, unless the
 // value is unchanged).
 std::string requested_core();
