@@ -19,6 +19,7 @@ namespace {
 
 std::mutex g_mu;  // guards the requested core and the load
 std::string g_requested = "auto";
+std::string g_library = "libopenblas.so.0";
 std::atomic<const Api*> g_api{nullptr};
 
 // The OPENBLAS_CORETYPE to load with: empty for OpenBLAS's own detection, null to leave the
@@ -38,7 +39,7 @@ const char* core_to_force() {
 template <class F>
 F sym(void* lib, const char* name) {
   void* p = dlsym(lib, name);
-  if (!p) fail(NDRT_ERR_BACKEND, "OpenBLAS has no symbol %s", name);
+  if (!p) fail(NDRT_ERR_BACKEND, "%s has no symbol %s (not OpenBLAS?)", g_library.c_str(), name);
   return reinterpret_cast<F>(p);
 }
 
@@ -50,15 +51,18 @@ const Api* load(std::string& note) {
   const char* prev = std::getenv("OPENBLAS_CORETYPE");
   const std::string saved = prev ? prev : "";
   if (force) *force ? setenv("OPENBLAS_CORETYPE", force, 1) : unsetenv("OPENBLAS_CORETYPE");
-  void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL);
+  void* lib = dlopen(g_library.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (force) prev ? setenv("OPENBLAS_CORETYPE", saved.c_str(), 1) : unsetenv("OPENBLAS_CORETYPE");
   if (!lib) fail(NDRT_ERR_BACKEND, "OpenBLAS could not be loaded (Debian: libopenblas0): %s", dlerror());
+  // Unloaded again on a missing symbol, so a corrected cpu.blas_library can be loaded next time.
+  std::unique_ptr<void, int (*)(void*)> handle(lib, dlclose);
   auto a = std::make_unique<Api>();
   a->sgemm = sym<decltype(a->sgemm)>(lib, "cblas_sgemm");
   a->dgemm = sym<decltype(a->dgemm)>(lib, "cblas_dgemm");
   a->set_num_threads = sym<decltype(a->set_num_threads)>(lib, "openblas_set_num_threads");
   a->get_num_threads = sym<decltype(a->get_num_threads)>(lib, "openblas_get_num_threads");
   a->core = sym<char* (*)()>(lib, "openblas_get_corename")();
+  handle.release();  // process lifetime
   note = std::string("OpenBLAS kernels: ") + a->core + " (cpu.blas_core " + g_requested + ", OPENBLAS_CORETYPE " +
          (!force ? (prev ? saved : "unset") : *force ? force : "unset for the load") + ")";
   return a.release();  // process lifetime, like the library
@@ -96,6 +100,21 @@ void set_requested_core(const char* value) {
          "or with NDRT_CPU_BLAS_CORE",
          g_api.load()->core);
   g_requested = value;
+}
+
+std::string library() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  return g_library;
+}
+
+void set_library(const char* value) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (!*value) fail(NDRT_ERR_INVALID_ARGUMENT, "config cpu.blas_library: empty (a library name or path)");
+  if (g_api.load(std::memory_order_relaxed) && g_library != value)
+    fail(NDRT_ERR_INVALID_ARGUMENT,
+         "config cpu.blas_library: OpenBLAS is already loaded; set it before the first matrix product or with "
+         "NDRT_CPU_BLAS_LIBRARY");
+  g_library = value;
 }
 
 }  // namespace ndrt::blas

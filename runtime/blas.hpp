@@ -37,4 +37,9 @@ const Api& api();
 std::string requested_core();
 void set_requested_core(const char* value);
 
+// cpu.blas_library (NDRT_CPU_BLAS_LIBRARY): the library dlopen loads (default libopenblas.so.0,
+// Debian's alternatives link; a path picks another build, e.g. the openmp variant). Same rule.
+std::string library();
+void set_library(const char* value);
+
 }  // namespace ndrt::blas

@@ -58,6 +58,8 @@ const Key kKeys[] = {
        if (!set_pool(v)) fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: '%s' is not openmp or ndrt (openmp: built with OpenMP only)", k, v);
      },
      [] { return std::string(pool_name()); }},
+    {"cpu.blas_library", "NDRT_CPU_BLAS_LIBRARY", [](const char*, const char* v) { blas::set_library(v); },
+     [] { return blas::library(); }},
     {"cpu.blas_core", "NDRT_CPU_BLAS_CORE", [](const char*, const char* v) { blas::set_requested_core(v); },
      [] { return blas::requested_core(); }},
     {"cpu.virtual_devices", "NDRT_CPU_VIRTUAL_DEVICES",

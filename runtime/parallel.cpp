@@ -2,12 +2,11 @@
 
 #include <pthread.h>
 
-#include <cstring>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -181,6 +180,7 @@ const char* pool_name() { return g_use_omp.load() ? "openmp" : "ndrt"; }
 bool forked_child() { return g_forked.load(std::memory_order_relaxed); }
 
 void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  if (forked_child()) return fn(0, n);
   if (grain < 1) grain = 1;
   // More parts than threads, claimed one by one: when a thread is descheduled or woken late (a
   // shared 2-core VM), the others take its remaining parts instead of waiting for a fixed half.

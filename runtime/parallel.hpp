@@ -17,9 +17,8 @@ void set_cpu_threads(int32_t n);
 // (as PyTorch does), oneDNN included.
 bool forked_child();
 
-// cpu.pool: "openmp" (the default where built) or "ndrt" (own workers; they give up their parts to
-// the caller when descheduled, so they degrade less than OpenMP's barrier on a loaded machine).
-// set_pool returns false for a name this build does not have.
+// cpu.pool: "openmp" (the default where built) or "ndrt" (own workers, the only ones under
+// ThreadSanitizer). set_pool returns false for a name this build does not have.
 bool set_pool(const char* name);
 const char* pool_name();
 
@@ -31,7 +30,7 @@ void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_
 template <class F>
 inline void parallel_for(int64_t n, int64_t grain, F&& fn) {
   if (n <= 0) return;
-  if (n <= grain || cpu_threads() == 1 || forked_child()) {
+  if (n <= grain || cpu_threads() == 1) {
     fn(int64_t(0), n);
     return;
   }

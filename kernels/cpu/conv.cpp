@@ -43,11 +43,7 @@ const T* ptr(const Tensor& t) {
 // ndrt's own kernels in compute type T (float or double) on dense operands.
 template <class T>
 void own_pass(ConvPass p, const Conv2dGeom& g, const Tensor& a, const Tensor& b, const Tensor* bias, T* out) {
-  switch (p) {
-    case ConvPass::Fwd: return own_conv_fwd<T>(g, ptr<T>(a), ptr<T>(b), bias ? ptr<T>(*bias) : nullptr, out);
-    case ConvPass::BwdData: return own_conv_bp_data<T>(g, ptr<T>(b), ptr<T>(a), out);
-    default: return own_conv_bp_weights<T>(g, ptr<T>(a), ptr<T>(b), out);
-  }
+  own_conv_pass<T>(p, g, ptr<T>(a), ptr<T>(b), bias ? ptr<T>(*bias) : nullptr, out);
 }
 
 // The pass has nothing to sum over (no input channels, no output channels, or an empty batch):

@@ -314,16 +314,6 @@ Tensor test_values(ndrt_dtype dt, int64_t n, uint32_t seed, ndrt_device dev) {
   return o;
 }
 
-// ndrt's own f32 kernel for the pass (the reference of the check, and a timed rival).
-void own_pass_f32(ConvPass pass, const Conv2dGeom& g, const float* a, const float* b, const float* bias, float* out) {
-  if (pass == ConvPass::Fwd)
-    own_conv_fwd<float>(g, a, b, bias, out);
-  else if (pass == ConvPass::BwdData)
-    own_conv_bp_data<float>(g, b, a, out);
-  else
-    own_conv_bp_weights<float>(g, a, b, out);
-}
-
 // Picks the candidate to keep. Each one first runs on test values and is compared with ndrt's own
 // f32 kernel: a candidate that disagrees is dropped with a warning (oneDNN 2.6.3's bf16 1x1
 // backward-data kernel on plain NHWC, for one, returns wrong values for some shapes). The
@@ -341,7 +331,7 @@ std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>&
   Tensor ref = test_values(NDRT_F32, no, 4, dev);
   Tensor a32 = conv_to_f32(ta), b32 = conv_to_f32(tb), bias32 = conv_to_f32(tbias);
   const float* bias_ref = cands[0]->bias ? bias32.data<float>() : nullptr;
-  own_pass_f32(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, ref.data<float>());
+  own_conv_pass<float>(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, ref.data<float>());
   double scale = 0;
   for (int64_t i = 0; i < no; ++i) scale = std::max(scale, double(std::fabs(ref.data<float>()[i])));
   const double tol = (dt == NDRT_F32 ? 1e-3 : 4e-2) * scale + 1e-6;
@@ -379,7 +369,7 @@ std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>&
   if (best && time_own) {
     Tensor own_out = test_values(NDRT_F32, no, 4, dev);
     const double t = best_of_3(
-        [&] { own_pass_f32(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, own_out.data<float>()); });
+        [&] { own_conv_pass<float>(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, own_out.data<float>()); });
     if (t < best_t) return nullptr;
   }
   return best;

@@ -63,6 +63,16 @@ template <class T> void own_conv_bp_weights(const Conv2dGeom& g, const T* x, con
 
 // ---- oneDNN (conv_dnnl.cpp) ----
 enum class ConvPass { Fwd, BwdData, BwdWeights };
+
+// ndrt's own kernel for one pass, operands in DnnlConv::run's order (a, b, bias, out).
+template <class T>
+void own_conv_pass(ConvPass p, const Conv2dGeom& g, const T* a, const T* b, const T* bias, T* out) {
+  switch (p) {
+    case ConvPass::Fwd: return own_conv_fwd<T>(g, a, b, bias, out);
+    case ConvPass::BwdData: return own_conv_bp_data<T>(g, b, a, out);
+    default: return own_conv_bp_weights<T>(g, a, b, out);
+  }
+}
 struct DnnlConvPlan;
 bool dnnl_built_in();
 

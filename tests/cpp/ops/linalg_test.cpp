@@ -392,4 +392,28 @@ TEST(BlasCore, BadOrLateValuesAreRefused) {
   EXPECT_NE(std::string(ndrt_last_error()).find("OpenBLAS is already loaded"), std::string::npos) << ndrt_last_error();
 }
 
+// cpu.blas_library: a library that cannot be loaded, or is not OpenBLAS, fails the product with a
+// clear message and loads nothing; the right one then loads, and the key is fixed from there on.
+TEST(BlasCore, ALibraryThatCannotLoadIsAClearErrorAndCanBeCorrected) {
+  char dflt[256];
+  EXPECT_OK(ndrt_config_get("cpu.blas_library", dflt, sizeof dflt, nullptr));
+  std::mt19937 rng(7);
+  Operand A = make_operand(NDRT_F32, {40, 30}, Kind::Contig, default_gen(NDRT_F32), rng);
+  Operand B = make_operand(NDRT_F32, {30, 20}, Kind::Contig, default_gen(NDRT_F32), rng);
+  Tensor y;
+  EXPECT_OK(ndrt_config_set("cpu.blas_library", "/nonexistent/libopenblas.so.0"));
+  EXPECT_STATUS(NDRT_ERR_BACKEND, try_run("matmul", {&A.view, &B.view}, &y));
+  EXPECT_NE(std::string(ndrt_last_error()).find("OpenBLAS could not be loaded"), std::string::npos) << ndrt_last_error();
+  EXPECT_OK(ndrt_config_set("cpu.blas_library", "libm.so.6"));
+  EXPECT_STATUS(NDRT_ERR_BACKEND, try_run("matmul", {&A.view, &B.view}, &y));
+  EXPECT_NE(std::string(ndrt_last_error()).find("libm.so.6 has no symbol cblas_sgemm"), std::string::npos)
+      << ndrt_last_error();
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cpu.blas_library", ""));
+  EXPECT_OK(ndrt_config_set("cpu.blas_library", dflt));
+  EXPECT_OK(try_run("matmul", {&A.view, &B.view}, &y));
+  EXPECT_NE(blas_corename(), "");
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_config_set("cpu.blas_library", "libm.so.6"));
+  EXPECT_NE(std::string(ndrt_last_error()).find("OpenBLAS is already loaded"), std::string::npos) << ndrt_last_error();
+}
+
 }  // namespace
