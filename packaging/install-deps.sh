@@ -3,7 +3,7 @@
 # The CUDA 13 toolkit (nvcc, cuBLAS, cuDNN) is expected at /usr/local/cuda when present; without it
 # the CUDA module is simply not built.
 set -euo pipefail
-packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless junit5)
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless junit5 libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

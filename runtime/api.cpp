@@ -5,6 +5,7 @@
 
 #include "config.hpp"
 #include "device.hpp"
+#include "dist.hpp"
 #include "error.hpp"
 #include "event.hpp"
 #include "handles.hpp"
@@ -549,6 +550,75 @@ NDRT_API ndrt_status ndrt_live_handles(int64_t* out) {
   return guard("live_handles", [&] { *need(out, "live_handles", "out") = handles().live(); });
 }
 
+/* ---------------------------------------------------------------- distributed */
+
+NDRT_API ndrt_status ndrt_comm_world(ndrt_comm* out) {
+  return guard("comm_world", [&] {
+    need(out, "comm_world", "out");
+    *out = comm_world();
+  });
+}
+
+NDRT_API ndrt_status ndrt_comm_rank(ndrt_comm comm, int32_t* out) {
+  return guard("comm_rank", [&] {
+    need(out, "comm_rank", "out");
+    *out = comm_rank(comm);
+  });
+}
+
+NDRT_API ndrt_status ndrt_comm_size(ndrt_comm comm, int32_t* out) {
+  return guard("comm_size", [&] {
+    need(out, "comm_size", "out");
+    *out = comm_size(comm);
+  });
+}
+
+NDRT_API ndrt_status ndrt_comm_local_rank(ndrt_comm comm, int32_t* out) {
+  return guard("comm_local_rank", [&] {
+    need(out, "comm_local_rank", "out");
+    *out = comm_local_rank(comm);
+  });
+}
+
+NDRT_API ndrt_status ndrt_comm_split(ndrt_comm comm, int32_t color, int32_t key, ndrt_comm* out) {
+  return guard("comm_split", [&] {
+    need(out, "comm_split", "out");
+    *out = comm_split(comm, color, key);
+  });
+}
+
+NDRT_API ndrt_status ndrt_comm_release(ndrt_comm comm) {
+  return guard("comm_release", [&] { comm_release(comm); });
+}
+
+NDRT_API ndrt_status ndrt_allreduce(ndrt_comm comm, ndrt_handle t, int32_t op) {
+  return guard("allreduce", [&] { allreduce(comm, t, op); });
+}
+
+NDRT_API ndrt_status ndrt_broadcast(ndrt_comm comm, ndrt_handle t, int32_t root) {
+  return guard("broadcast", [&] { broadcast(comm, t, root); });
+}
+
+NDRT_API ndrt_status ndrt_allgather(ndrt_comm comm, ndrt_handle in, ndrt_handle out) {
+  return guard("allgather", [&] { allgather(comm, in, out); });
+}
+
+NDRT_API ndrt_status ndrt_reduce_scatter(ndrt_comm comm, ndrt_handle in, ndrt_handle out, int32_t op) {
+  return guard("reduce_scatter", [&] { reduce_scatter(comm, in, out, op); });
+}
+
+NDRT_API ndrt_status ndrt_barrier(ndrt_comm comm) {
+  return guard("barrier", [&] { barrier(comm); });
+}
+
+NDRT_API ndrt_status ndrt_allreduce_async(ndrt_comm comm, const ndrt_handle* tensors, int32_t n, int32_t op,
+                                          ndrt_event* out) {
+  return guard("allreduce_async", [&] {
+    need(out, "allreduce_async", "out");
+    *out = allreduce_async(comm, tensors, n, op);
+  });
+}
+
 /* ---------------------------------------------------------------- memory */
 
 NDRT_API ndrt_status ndrt_memory_stats_get(ndrt_device device, ndrt_memory_stats* out) {
@@ -709,7 +779,9 @@ static const ndrt_api kApiV1 = {
     ndrt_synchronize, ndrt_op_count, ndrt_op_find, ndrt_op_describe, ndrt_exec, ndrt_config_set, ndrt_config_get,
     ndrt_set_log_callback, ndrt_profiler_enable, ndrt_profiler_clear, ndrt_profiler_count,
     ndrt_profiler_write_trace, ndrt_profiler_summary, ndrt_event_record, ndrt_event_wait, ndrt_event_synchronize,
-    ndrt_event_query, ndrt_event_release,
+    ndrt_event_query, ndrt_event_release, ndrt_comm_world, ndrt_comm_rank, ndrt_comm_size, ndrt_comm_local_rank,
+    ndrt_comm_split, ndrt_comm_release, ndrt_allreduce, ndrt_broadcast, ndrt_allgather, ndrt_reduce_scatter,
+    ndrt_barrier, ndrt_allreduce_async,
 };
 
 NDRT_API ndrt_status ndrt_get_api(uint32_t version, const ndrt_api** out) {

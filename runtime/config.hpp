@@ -29,6 +29,10 @@ struct Config {
   // f32 matmuls on tensor cores in TF32 (10-bit mantissa inputs, f32 accumulation): faster, less
   // exact, so off unless asked for (torch.backends.cuda.matmul.allow_tf32 is off by default too).
   std::atomic<int32_t> cuda_matmul_allow_tf32{0};
+  // Distributed: seconds a collective may wait for its peers (0: forever), and whether each
+  // collective first checks that every rank made the same call.
+  std::atomic<int32_t> dist_timeout_s{300};
+  std::atomic<int32_t> dist_verify{1};
 };
 
 // The process-wide configuration, with environment variables applied on first use.

@@ -43,15 +43,6 @@ struct DeviceTable {
 
 std::atomic<bool> g_initialized{false};
 
-// Directory of libndrt itself, to find libndrt_cuda.so beside it.
-std::string own_directory() {
-  Dl_info info{};
-  if (!dladdr(reinterpret_cast<void*>(&own_directory), &info) || !info.dli_fname) return "";
-  std::string path = info.dli_fname;
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
-}
-
 // The host table the module calls back through.
 [[noreturn]] void host_fail(int32_t status, const char* message) { fail(status, "%s", message); }
 void host_log(int32_t level, const char* message) { log(level, "%s", message); }
@@ -92,7 +83,7 @@ CudaModule load_cuda_backend() {
     return m;
   }
   const char* env = std::getenv("NDRT_CUDA_BACKEND");
-  std::string path = env ? env : own_directory() + "libndrt_cuda.so";
+  std::string path = env ? env : library_directory() + "libndrt_cuda.so";
   void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     log(NDRT_LOG_INFO, "cuda backend not loaded (%s): 0 cuda devices", dlerror());
@@ -162,6 +153,14 @@ void synchronize(ndrt_device device) {
 }
 
 bool devices_initialized() { return g_initialized.load(); }
+
+std::string library_directory() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&library_directory), &info) || !info.dli_fname) return "";
+  std::string path = info.dli_fname;
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
 
 int32_t device_count(int32_t type) {
   DeviceTable& t = table();

@@ -15,6 +15,8 @@ void check_device(const char* what, ndrt_device device);
 std::string device_name(ndrt_device device);
 Allocator& allocator_for(ndrt_device device);  // throws for an absent device
 bool devices_initialized();
+// Directory of libndrt itself ("" if unknown), where its modules (cuda, mpi) are looked for.
+std::string library_directory();
 int32_t default_device_type();
 
 // Copies n bytes between dense buffers on any two devices (through the cuda backend when one is a

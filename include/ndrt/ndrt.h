@@ -268,6 +268,10 @@ NDRT_API ndrt_status ndrt_exec(int32_t op_id, const ndrt_handle* inputs, int32_t
  *   profiler.enabled             [NDRT_PROFILE] 0 | 1                               (0)
  *   backend.priority.cpu         [BACKEND_PRIORITY_CPU]                              (0)
  *   backend.priority.gpu         [BACKEND_PRIORITY_GPU]                              (100)
+ *   dist.timeout_s               [NDRT_DIST_TIMEOUT_S] seconds a collective waits for its peers
+ *                                before it fails (0: forever)                        (300)
+ *   dist.verify                  [NDRT_DIST_VERIFY] 1: compare each collective's arguments
+ *                                across the group first                              (1)
  * ---------------------------------------------------------------------------------------------- */
 NDRT_API ndrt_status ndrt_config_set(const char* key, const char* value);
 /* Current value as text; same buffer contract as ndrt_op_describe. */
@@ -290,6 +294,66 @@ NDRT_API ndrt_status ndrt_profiler_write_trace(const char* path);
 /* Per-op table: op, backend, implementation, dtype, calls, total/mean/min/max microseconds.
  * Same buffer contract as ndrt_op_describe. */
 NDRT_API ndrt_status ndrt_profiler_summary(char* buf, size_t capacity, size_t* needed);
+
+/* ------------------------------------------------------------------------------------------------
+ * Distributed: process groups and collectives over MPI (Open MPI). They live in libndrt_mpi.so,
+ * loaded with dlopen on the first call here, so libndrt itself never depends on MPI. Where the
+ * module or libmpi is missing every call below fails with NDRT_ERR_NOT_CONFIGURED, saying what.
+ *
+ * Processes are started by a launcher (`mpirun -np N prog`). The first ndrt_comm_world
+ * initialises MPI with MPI_THREAD_MULTIPLE (or checks it, when the host initialised MPI itself) and
+ * finalises it at process exit. A communicator is a handle like a tensor: released exactly once;
+ * stale or invented ones are NDRT_ERR_INVALID_HANDLE.
+ *
+ * Collectives act on tensors of the calling thread's current device, in place where they can:
+ *  - every dtype; reductions: sum, mean, max, min on numbers; on bool, max (any) and min (all).
+ *    mean of an integer dtype is NDRT_ERR_NOT_SUPPORTED (use sum). f16/bf16 travel and reduce as
+ *    f32 and are rounded once at the end.
+ *  - contiguous cpu tensors travel zero-copy; strided views, 16-bit floats in reductions and cuda
+ *    tensors are staged through a dense host buffer (the profiler's implementation column says
+ *    "mpi" or "mpi-staged"). There is no NCCL path yet.
+ *  - every process of the group must make the same calls in the same order. By default
+ *    (dist.verify=1) each collective first compares its kind, dtype, shape, op and root across the
+ *    group and fails with NDRT_ERR_INVALID_ARGUMENT naming the ranks that disagree, instead of
+ *    letting MPI corrupt memory.
+ *  - a peer that died or stopped answering fails the waiting collective after dist.timeout_s with
+ *    NDRT_ERR_BACKEND (naming the collective, its size, the group and the peers waited on). The
+ *    communicator is broken from then on: every later call on it fails at once. The buffers of the
+ *    abandoned collective are kept alive (MPI may still write to them).
+ *  - calls on one communicator run in the order they were made (async ones on the communicator's
+ *    own thread); two host threads using one communicator at once must order their calls
+ *    themselves, as with MPI. Use ndrt_comm_split for independent groups.
+ * ---------------------------------------------------------------------------------------------- */
+typedef int64_t ndrt_comm;
+enum { NDRT_REDUCE_SUM = 0, NDRT_REDUCE_MEAN = 1, NDRT_REDUCE_MAX = 2, NDRT_REDUCE_MIN = 3 };
+
+/* A new handle to the group of all processes the launcher started. */
+NDRT_API ndrt_status ndrt_comm_world(ndrt_comm* out);
+NDRT_API ndrt_status ndrt_comm_rank(ndrt_comm comm, int32_t* out);
+NDRT_API ndrt_status ndrt_comm_size(ndrt_comm comm, int32_t* out);
+/* Rank among the group's processes on this host (to pick a device). */
+NDRT_API ndrt_status ndrt_comm_local_rank(ndrt_comm comm, int32_t* out);
+/* Collective: processes passing the same color form a new group, ranked by key then old rank.
+ * color < 0 joins no group (*out = 0). */
+NDRT_API ndrt_status ndrt_comm_split(ndrt_comm comm, int32_t color, int32_t key, ndrt_comm* out);
+NDRT_API ndrt_status ndrt_comm_release(ndrt_comm comm);
+
+/* In place: t = op over the group's tensors (same dtype and shape on every rank). */
+NDRT_API ndrt_status ndrt_allreduce(ndrt_comm comm, ndrt_handle t, int32_t op);
+/* In place: every rank's t = root's t. */
+NDRT_API ndrt_status ndrt_broadcast(ndrt_comm comm, ndrt_handle t, int32_t root);
+/* out = the ranks' `in` concatenated along axis 0 in rank order: in [n, ...] -> out [size*n, ...]
+ * (a rank-0 in gives out [size]). */
+NDRT_API ndrt_status ndrt_allgather(ndrt_comm comm, ndrt_handle in, ndrt_handle out);
+/* out = block `rank` of op over the ranks' `in`: in [size*n, ...] -> out [n, ...]. */
+NDRT_API ndrt_status ndrt_reduce_scatter(ndrt_comm comm, ndrt_handle in, ndrt_handle out, int32_t op);
+NDRT_API ndrt_status ndrt_barrier(ndrt_comm comm);
+/* Asynchronous allreduce of n tensors (one dtype) as one collective (a bucket: the tensors are
+ * packed into one buffer unless n is 1). Returns at once with an event that completes when all n
+ * hold the result; ndrt_event_synchronize (or _wait) on it returns the collective's own status and
+ * message if it failed. The tensors must not be read or written until then. */
+NDRT_API ndrt_status ndrt_allreduce_async(ndrt_comm comm, const ndrt_handle* tensors, int32_t n,
+                                          int32_t op, ndrt_event* out);
 
 /* ------------------------------------------------------------------------------------------------
  * Versioned function table (one symbol for dlopen callers). Grows only at the end.
@@ -356,6 +420,19 @@ typedef struct ndrt_api {
   ndrt_status (*event_synchronize)(ndrt_event);
   ndrt_status (*event_query)(ndrt_event, int32_t*);
   ndrt_status (*event_release)(ndrt_event);
+  /* since 0.3 */
+  ndrt_status (*comm_world)(ndrt_comm*);
+  ndrt_status (*comm_rank)(ndrt_comm, int32_t*);
+  ndrt_status (*comm_size)(ndrt_comm, int32_t*);
+  ndrt_status (*comm_local_rank)(ndrt_comm, int32_t*);
+  ndrt_status (*comm_split)(ndrt_comm, int32_t, int32_t, ndrt_comm*);
+  ndrt_status (*comm_release)(ndrt_comm);
+  ndrt_status (*allreduce)(ndrt_comm, ndrt_handle, int32_t);
+  ndrt_status (*broadcast)(ndrt_comm, ndrt_handle, int32_t);
+  ndrt_status (*allgather)(ndrt_comm, ndrt_handle, ndrt_handle);
+  ndrt_status (*reduce_scatter)(ndrt_comm, ndrt_handle, ndrt_handle, int32_t);
+  ndrt_status (*barrier)(ndrt_comm);
+  ndrt_status (*allreduce_async)(ndrt_comm, const ndrt_handle*, int32_t, int32_t, ndrt_event*);
 } ndrt_api;
 
 /* *out = the table for `version` (1..NDRT_API_VERSION). Another version: NDRT_ERR_NOT_CONFIGURED

@@ -9,6 +9,30 @@ using namespace nt;
 
 namespace {
 
+// Each test runs in a process of its own (gtest_discover_tests), so the MPI module's first (and
+// only) load sees these environment variables.
+TEST(Api, DistributedWithoutOpenMpiSaysWhatIsMissing) {
+  setenv("NDRT_MPI_LIBRARY", "libmpi-not-here.so.40", 1);
+  ndrt_comm c = 0;
+  EXPECT_STATUS(NDRT_ERR_NOT_CONFIGURED, ndrt_comm_world(&c));
+  EXPECT_NE(std::string(ndrt_last_error()).find("Open MPI is not available"), std::string::npos) << ndrt_last_error();
+  EXPECT_NE(std::string(ndrt_last_error()).find("mpirun"), std::string::npos) << ndrt_last_error();
+  // Every distributed call says the same, handles or not; ops still run.
+  EXPECT_STATUS(NDRT_ERR_NOT_CONFIGURED, ndrt_allreduce(1, 1, NDRT_REDUCE_SUM));
+  EXPECT_STATUS(NDRT_ERR_NOT_CONFIGURED, ndrt_comm_release(1));
+  Tensor t = from_values(NDRT_F32, {2}, {1, 2});
+  Tensor y = run("add", {&t, &t});
+  EXPECT_EQ((std::vector<double>{2, 4}), read_values(y));
+}
+
+TEST(Api, DistributedWithoutTheModuleSaysWhatIsMissing) {
+  setenv("NDRT_MPI_BACKEND", "/nonexistent/libndrt_mpi.so", 1);
+  ndrt_comm c = 0;
+  EXPECT_STATUS(NDRT_ERR_NOT_CONFIGURED, ndrt_comm_world(&c));
+  EXPECT_NE(std::string(ndrt_last_error()).find("no MPI module"), std::string::npos) << ndrt_last_error();
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_comm_world(nullptr));
+}
+
 TEST(Api, VersionAndStatusNames) {
   EXPECT_EQ(ndrt_abi_version(), uint32_t(NDRT_ABI_VERSION));
   ASSERT_NE(ndrt_version_string(), nullptr);
@@ -28,6 +52,7 @@ TEST(Api, FunctionTable) {
   EXPECT_EQ(api->exec, &ndrt_exec);
   EXPECT_EQ(api->tensor_release, &ndrt_tensor_release);
   EXPECT_EQ(api->profiler_summary, &ndrt_profiler_summary);
+  EXPECT_EQ(api->allreduce_async, &ndrt_allreduce_async);  // the last entry: the table grew at the end
   ndrt_handle h = 0;
   int64_t shape[] = {2};
   float data[] = {1, 2};
@@ -114,7 +139,7 @@ TEST(Api, AFreshThreadHasAnEmptyMessage) {
 TEST(Api, EveryDocumentedConfigKeyReadsBack) {
   const char* keys[] = {"log.level", "cpu.threads", "cpu.virtual_devices", "memory.host.max_cached_bytes",
                         "memory.host.max_chunk_bytes", "profiler.enabled", "backend.priority.cpu",
-                        "backend.priority.gpu"};
+                        "backend.priority.gpu", "dist.timeout_s", "dist.verify"};
   for (const char* k : keys) {
     SCOPED_TRACE(k);
     size_t needed = 0;

@@ -1,0 +1,360 @@
+// Collectives on tensors: argument checks, staging of what MPI cannot take as it is (strided views,
+// 16-bit floats, cuda tensors) through dense host buffers, the cross-rank call check, and the
+// jobs the communicator's thread runs (runtime/dist_comm.cpp).
+#include <cstring>
+#include <vector>
+
+#include "config.hpp"
+#include "device.hpp"
+#include "dist.hpp"
+#include "dist_comm.hpp"
+#include "error.hpp"
+#include "event.hpp"
+#include "handles.hpp"
+#include "registry.hpp"
+
+namespace ndrt {
+
+namespace {
+
+const char* const kOpNames[] = {"sum", "mean", "max", "min"};
+
+// A caller's tensor and the dense host buffer MPI sees (the tensor itself when zero-copy). Copies
+// of Tensor share storage, so a job holding its stages keeps every buffer alive, even one
+// abandoned to a lost peer.
+struct Stage {
+  Tensor user;
+  Tensor wire;
+  bool staged = false;
+};
+
+bool on_host(const Tensor& t) { return NDRT_DEVICE_TYPE_OF(t.device()) == NDRT_DEVICE_TYPE_CPU; }
+size_t nbytes(const Tensor& t) { return size_t(t.numel() * t.itemsize()); }
+
+// dst (any strides, any device the op runs on) = src's values, cast when the dtypes differ.
+void convert_into(Tensor src, Tensor& dst) {
+  int64_t dtype = dst.dtype;
+  if (src.dtype != dst.dtype)
+    run_internal_into("cast", {&src}, &dtype, 1, dst);
+  else
+    run_internal_into("copy", {&src}, nullptr, 0, dst);
+}
+
+// `read`: the collective reads the tensor's values (every input; not a pure output).
+Stage stage_in(const Tensor& t, ndrt_dtype wire, bool read) {
+  Stage s;
+  s.user = t;
+  if (on_host(t) && t.is_contiguous() && wire == t.dtype) {
+    s.wire = t;
+    return s;
+  }
+  s.staged = true;
+  s.wire = alloc_tensor(wire, t.shape, NDRT_CPU);
+  if (!read) return s;
+  if (on_host(t)) {
+    convert_into(t, s.wire);
+    return s;
+  }
+  Tensor dense = t;  // cuda: dense in the wire dtype on the device, then one copy to the host
+  if (wire != t.dtype || !t.is_contiguous()) {
+    dense = alloc_tensor(wire, t.shape, t.device());
+    convert_into(t, dense);
+  }
+  copy_bytes(NDRT_CPU, s.wire.base(), dense.device(), dense.base(), nbytes(dense));
+  return s;
+}
+
+void stage_out(Stage& s) {
+  if (!s.staged) return;
+  if (on_host(s.user)) return convert_into(s.wire, s.user);
+  bool direct = s.wire.dtype == s.user.dtype && s.user.is_contiguous();
+  Tensor dense = direct ? s.user : alloc_tensor(s.wire.dtype, s.user.shape, s.user.device());
+  copy_bytes(dense.device(), dense.base(), NDRT_CPU, s.wire.base(), nbytes(dense));
+  if (!direct) convert_into(dense, s.user);
+}
+
+int32_t wire_type(ndrt_dtype d) {
+  switch (d) {
+    case NDRT_F64: return NDRT_MPI_F64;
+    case NDRT_I8: return NDRT_MPI_I8;
+    case NDRT_U8: case NDRT_BOOL: return NDRT_MPI_U8;
+    case NDRT_I32: return NDRT_MPI_I32;
+    case NDRT_I64: return NDRT_MPI_I64;
+    default: return NDRT_MPI_F32;  // f32, and f16/bf16 staged as f32
+  }
+}
+// Reductions run on f32 for 16-bit floats (one rounding at the end instead of one per step).
+ndrt_dtype reduce_dtype(ndrt_dtype d) { return d == NDRT_F16 || d == NDRT_BF16 ? NDRT_F32 : d; }
+
+int32_t wire_op(const char* what, ndrt_dtype d, int32_t op) {
+  if (op < NDRT_REDUCE_SUM || op > NDRT_REDUCE_MIN)
+    fail(NDRT_ERR_INVALID_ARGUMENT, "%s: %d is not a reduction (sum %d, mean %d, max %d, min %d)", what, int(op),
+         NDRT_REDUCE_SUM, NDRT_REDUCE_MEAN, NDRT_REDUCE_MAX, NDRT_REDUCE_MIN);
+  if (d == NDRT_BOOL && (op == NDRT_REDUCE_SUM || op == NDRT_REDUCE_MEAN))
+    fail(NDRT_ERR_NOT_SUPPORTED, "%s: %s of bool is not defined; use max (any) or min (all)", what, kOpNames[op]);
+  if (op == NDRT_REDUCE_MEAN && !dtype_is_float(d))
+    fail(NDRT_ERR_NOT_SUPPORTED, "%s: the mean of %s values is not a %s; use sum and divide", what, dtype_name(d), dtype_name(d));
+  return op == NDRT_REDUCE_MAX ? NDRT_MPI_MAX : op == NDRT_REDUCE_MIN ? NDRT_MPI_MIN : NDRT_MPI_SUM;
+}
+
+// The mean's division, on the f32/f64 buffer the sum arrived in.
+void divide(const Tensor& w, int32_t size) {
+  int64_t n = w.numel();
+  if (w.dtype == NDRT_F64) {
+    double* p = w.data<double>();
+    for (int64_t i = 0; i < n; ++i) p[i] /= size;
+  } else {
+    float* p = w.data<float>();
+    for (int64_t i = 0; i < n; ++i) p[i] /= float(size);
+  }
+}
+
+// A pinned caller tensor on the calling thread's device, as a Tensor value (shares storage).
+Tensor tensor_arg(ndrt_handle h, const char* what) {
+  Pinned p(h, what);
+  ndrt_device dev = thread_device();
+  if (p->device() != dev)
+    fail(NDRT_ERR_DEVICE_MISMATCH, "%s: the tensor is on %s but this thread's device is %s (move it with ndrt_tensor_to_device)",
+         what, device_name(p->device()).c_str(), device_name(dev).c_str());
+  return *p;
+}
+
+CallSignature signature_of(Collective kind, const Tensor& t, int64_t arg) {
+  CallSignature s;
+  s.kind = kind;
+  s.dtype = t.dtype;
+  s.arg = arg;
+  s.numel = t.numel();
+  s.rank = t.rank();
+  for (int i = 0; i < t.rank(); ++i) s.dims[i] = t.shape.d[i];
+  return s;
+}
+
+// Every rank gathers every rank's signature, so all of them fail alike on a mismatch.
+void verify_call(const Comm& c, const CallSignature& mine) {
+  std::vector<CallSignature> all(size_t(c.group.size));
+  c.backend->allgather(c.group.comm, &mine, all.data(), int64_t(sizeof mine));
+  std::string ranks;
+  bool differ = false;
+  for (size_t r = 0; r < all.size(); ++r) {
+    differ |= std::memcmp(&all[r], &mine, sizeof mine) != 0;
+    if (r < 8) ranks += (r ? "; rank " : "rank ") + std::to_string(r) + ": " + all[r].str();
+  }
+  if (all.size() > 8) ranks += "; ...";
+  if (differ)
+    fail(NDRT_ERR_INVALID_ARGUMENT, "%s: the ranks' calls do not match (every rank must make the same collective "
+         "calls in the same order): %s", collective_name(mine.kind), ranks.c_str());
+}
+
+// Runs `mpi_part` on the communicator's thread after the cross-rank check, and waits for it.
+template <class F>
+void run_collective(const std::shared_ptr<Comm>& c, const CallSignature& sig, int64_t bytes, bool staged, F mpi_part) {
+  auto job = std::make_shared<Job>();
+  job->sig = sig;
+  job->bytes = bytes;
+  job->impl = staged ? "mpi-staged" : "mpi";
+  bool verify = config().dist_verify.load(std::memory_order_relaxed) != 0;
+  Comm* comm = c.get();  // the job cannot outlive the communicator's thread, which owns a reference
+  job->run = [comm, verify, sig, mpi_part] {
+    if (verify) verify_call(*comm, sig);
+    mpi_part(*comm);
+  };
+  submit(c, job);
+  wait_for(*c, *job);
+}
+
+// Work an asynchronous collective's event stands for.
+class AsyncCollective final : public HostCompletion {
+ public:
+  AsyncCollective(std::shared_ptr<Comm> c, std::shared_ptr<Job> j) : comm_(std::move(c)), job_(std::move(j)) {}
+  bool done() override {
+    std::lock_guard<std::mutex> lock(comm_->mu);
+    return job_->done;
+  }
+  void wait() override { wait_for(*comm_, *job_); }
+
+ private:
+  std::shared_ptr<Comm> comm_;
+  std::shared_ptr<Job> job_;
+};
+
+}  // namespace
+
+const char* collective_name(int64_t kind) {
+  switch (kind) {
+    case kAllreduce: return "allreduce";
+    case kBroadcast: return "broadcast";
+    case kAllgather: return "allgather";
+    case kReduceScatter: return "reduce_scatter";
+    case kBarrier: return "barrier";
+    case kSplit: return "comm_split";
+  }
+  return "collective";
+}
+
+std::string CallSignature::str() const {
+  std::string s = collective_name(kind);
+  if (kind == kBarrier || kind == kSplit) return s;
+  s += std::string(" ") + (dtype_valid(ndrt_dtype(dtype)) ? dtype_name(ndrt_dtype(dtype)) : "?");
+  s += rank >= 0 ? " " + dims_str(dims, int(rank)) : " bucket of " + std::to_string(tensors) + " tensors, " +
+                                                          std::to_string(numel) + " elements";
+  if (kind == kBroadcast) return s + " from rank " + std::to_string(arg);
+  if (kind == kAllreduce || kind == kReduceScatter) s += std::string(" ") + (arg >= 0 && arg < 4 ? kOpNames[arg] : "?");
+  return s;
+}
+
+void allreduce(ndrt_comm comm, ndrt_handle h, int32_t op) {
+  std::shared_ptr<Comm> c = comm_of(comm, "allreduce");
+  Tensor t = tensor_arg(h, "allreduce");
+  int32_t wop = wire_op("allreduce", t.dtype, op);
+  Stage s = stage_in(t, reduce_dtype(t.dtype), true);
+  int64_t count = s.wire.numel();
+  int32_t type = wire_type(s.wire.dtype);
+  run_collective(c, signature_of(kAllreduce, t, op), int64_t(nbytes(s.wire)), s.staged,
+                 [s, count, type, wop, op](Comm& c) {
+                   if (count) c.backend->allreduce(c.group.comm, s.wire.base(), count, type, wop);
+                   if (op == NDRT_REDUCE_MEAN) divide(s.wire, c.group.size);
+                 });
+  stage_out(s);
+}
+
+void broadcast(ndrt_comm comm, ndrt_handle h, int32_t root) {
+  std::shared_ptr<Comm> c = comm_of(comm, "broadcast");
+  Tensor t = tensor_arg(h, "broadcast");
+  int32_t size = c->group.size;
+  if (root < 0 || root >= size)
+    fail(NDRT_ERR_INVALID_ARGUMENT, "broadcast: root %d is not a rank of this group of %d", int(root), int(size));
+  Stage s = stage_in(t, t.dtype, true);
+  int64_t bytes = int64_t(nbytes(s.wire));
+  run_collective(c, signature_of(kBroadcast, t, root), bytes, s.staged, [s, bytes, root](Comm& c) {
+    if (bytes) c.backend->broadcast(c.group.comm, s.wire.base(), bytes, root);
+  });
+  stage_out(s);
+}
+
+void allgather(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h) {
+  std::shared_ptr<Comm> c = comm_of(comm, "allgather");
+  Tensor in = tensor_arg(in_h, "allgather: in");
+  Tensor out = tensor_arg(out_h, "allgather: out");
+  int32_t size = c->group.size;
+  Dims want = in.shape;
+  if (in.rank() == 0) {
+    want.rank = 1;
+    want.d[0] = size;
+  } else {
+    want.d[0] *= size;
+  }
+  if (out.dtype != in.dtype)
+    fail(NDRT_ERR_DTYPE_MISMATCH, "allgather: out is %s but in is %s", dtype_name(out.dtype), dtype_name(in.dtype));
+  if (out.shape != want)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "allgather: out has shape %s; in %s from %d ranks needs %s", out.shape.str().c_str(),
+         in.shape.str().c_str(), int(size), want.str().c_str());
+  if (out.overlaps(in)) fail(NDRT_ERR_INVALID_ARGUMENT, "allgather: out overlaps in");
+  Stage si = stage_in(in, in.dtype, true), so = stage_in(out, out.dtype, false);
+  int64_t bytes = int64_t(nbytes(si.wire));
+  run_collective(c, signature_of(kAllgather, in, 0), bytes, si.staged || so.staged, [si, so, bytes](Comm& c) {
+    if (bytes) c.backend->allgather(c.group.comm, si.wire.base(), so.wire.base(), bytes);
+  });
+  stage_out(so);
+}
+
+void reduce_scatter(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h, int32_t op) {
+  std::shared_ptr<Comm> c = comm_of(comm, "reduce_scatter");
+  Tensor in = tensor_arg(in_h, "reduce_scatter: in");
+  Tensor out = tensor_arg(out_h, "reduce_scatter: out");
+  int32_t wop = wire_op("reduce_scatter", in.dtype, op);
+  int32_t size = c->group.size;
+  if (out.dtype != in.dtype)
+    fail(NDRT_ERR_DTYPE_MISMATCH, "reduce_scatter: out is %s but in is %s", dtype_name(out.dtype), dtype_name(in.dtype));
+  Dims want = out.shape;
+  if (out.rank() == 0) {
+    want.rank = 1;
+    want.d[0] = size;
+  } else {
+    want.d[0] *= size;
+  }
+  if (in.shape != want)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "reduce_scatter: in has shape %s; out %s on %d ranks needs in %s", in.shape.str().c_str(),
+         out.shape.str().c_str(), int(size), want.str().c_str());
+  if (out.overlaps(in)) fail(NDRT_ERR_INVALID_ARGUMENT, "reduce_scatter: out overlaps in");
+  ndrt_dtype wd = reduce_dtype(in.dtype);
+  Stage si = stage_in(in, wd, true), so = stage_in(out, wd, false);
+  int64_t count = so.wire.numel();
+  int32_t type = wire_type(wd);
+  run_collective(c, signature_of(kReduceScatter, in, op), int64_t(nbytes(si.wire)),
+                 si.staged || so.staged, [si, so, count, type, wop, op](Comm& c) {
+                   if (count) c.backend->reduce_scatter(c.group.comm, si.wire.base(), so.wire.base(), count, type, wop);
+                   if (op == NDRT_REDUCE_MEAN) divide(so.wire, c.group.size);
+                 });
+  stage_out(so);
+}
+
+void barrier(ndrt_comm comm) {
+  CallSignature sig;
+  sig.kind = kBarrier;
+  run_collective(comm_of(comm, "barrier"), sig, 0, false, [](Comm& c) { c.backend->barrier(c.group.comm); });
+}
+
+ndrt_event allreduce_async(ndrt_comm id, const ndrt_handle* handles_in, int32_t n, int32_t op) {
+  if (n < 1) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: %d tensors (one or more)", int(n));
+  if (!handles_in) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: tensors is NULL");
+  std::shared_ptr<Comm> c = comm_of(id, "allreduce_async");
+  std::vector<Tensor> ts;
+  int64_t total = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    ts.push_back(tensor_arg(handles_in[i], "allreduce_async"));
+    if (ts[i].dtype != ts[0].dtype)
+      fail(NDRT_ERR_DTYPE_MISMATCH, "allreduce_async: tensor %d is %s but tensor 0 is %s (one dtype per bucket)", int(i),
+           dtype_name(ts[i].dtype), dtype_name(ts[0].dtype));
+    for (int32_t k = 0; k < i; ++k)
+      if (ts[i].overlaps(ts[k])) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: tensors %d and %d overlap", int(k), int(i));
+    total += ts[i].numel();
+  }
+  ndrt_dtype dtype = ts[0].dtype, wd = reduce_dtype(dtype);
+  int32_t wop = wire_op("allreduce_async", dtype, op);
+  std::vector<Stage> stages;
+  bool staged = false;
+  for (const Tensor& t : ts) {
+    stages.push_back(stage_in(t, wd, true));
+    staged |= stages.back().staged;
+  }
+  CallSignature sig = n == 1 ? signature_of(kAllreduce, ts[0], op) : CallSignature{};
+  if (n > 1) {
+    sig.kind = kAllreduce;
+    sig.dtype = dtype;
+    sig.arg = op;
+    sig.tensors = n;
+    sig.numel = total;
+  }
+  auto job = std::make_shared<Job>();
+  job->sig = sig;
+  job->bytes = total * valid_dtype_size(wd);
+  job->impl = staged ? "mpi-staged" : "mpi";
+  bool verify = config().dist_verify.load(std::memory_order_relaxed) != 0;
+  Comm* comm = c.get();
+  // On the communicator's thread: pack, reduce, unpack, copy back (cuda: then wait for the copies,
+  // so a complete event means the tensors hold the result).
+  job->run = [comm, verify, sig, stages, total, wd, wop, op]() mutable {
+    if (verify) verify_call(*comm, sig);
+    Tensor bucket = stages.size() == 1 ? stages[0].wire : alloc_tensor(wd, Dims{1, {total}}, NDRT_CPU);
+    int64_t item = valid_dtype_size(wd), at = 0;
+    if (stages.size() > 1)
+      for (Stage& s : stages) {
+        if (s.wire.numel()) std::memcpy(bucket.base() + at * item, s.wire.base(), nbytes(s.wire));
+        at += s.wire.numel();
+      }
+    if (total) comm->backend->allreduce(comm->group.comm, bucket.base(), total, wire_type(wd), wop);
+    if (op == NDRT_REDUCE_MEAN) divide(bucket, comm->group.size);
+    at = 0;
+    for (Stage& s : stages) {
+      if (stages.size() > 1 && s.wire.numel()) std::memcpy(s.wire.base(), bucket.base() + at * item, nbytes(s.wire));
+      at += s.wire.numel();
+      stage_out(s);
+      if (s.staged && !on_host(s.user)) synchronize(s.user.device());
+    }
+  };
+  submit(c, job);
+  return event_for(std::make_shared<AsyncCollective>(c, job));
+}
+
+}  // namespace ndrt
