@@ -50,7 +50,7 @@ Stage stage_in(const Tensor& t, ndrt_dtype wire, bool read) {
   }
   s.staged = true;
   s.wire = alloc_tensor(wire, t.shape, NDRT_CPU);
-  if (!read) return s;
+  if (!read || t.numel() == 0) return s;
   if (on_host(t)) {
     convert_into(t, s.wire);
     return s;
@@ -65,7 +65,7 @@ Stage stage_in(const Tensor& t, ndrt_dtype wire, bool read) {
 }
 
 void stage_out(Stage& s) {
-  if (!s.staged) return;
+  if (!s.staged || s.user.numel() == 0) return;
   if (on_host(s.user)) return convert_into(s.wire, s.user);
   bool direct = s.wire.dtype == s.user.dtype && s.user.is_contiguous();
   Tensor dense = direct ? s.user : alloc_tensor(s.wire.dtype, s.user.shape, s.user.device());
@@ -93,7 +93,7 @@ int32_t wire_op(const char* what, ndrt_dtype d, int32_t op) {
   if (d == NDRT_BOOL && (op == NDRT_REDUCE_SUM || op == NDRT_REDUCE_MEAN))
     fail(NDRT_ERR_NOT_SUPPORTED, "%s: %s of bool is not defined; use max (any) or min (all)", what, kOpNames[op]);
   if (op == NDRT_REDUCE_MEAN && !dtype_is_float(d))
-    fail(NDRT_ERR_NOT_SUPPORTED, "%s: the mean of %s values is not a %s; use sum and divide", what, dtype_name(d), dtype_name(d));
+    fail(NDRT_ERR_NOT_SUPPORTED, "%s: the mean of %s values is not an integer; use sum and divide", what, dtype_name(d));
   return op == NDRT_REDUCE_MAX ? NDRT_MPI_MAX : op == NDRT_REDUCE_MIN ? NDRT_MPI_MIN : NDRT_MPI_SUM;
 }
 
@@ -134,6 +134,10 @@ CallSignature signature_of(Collective kind, const Tensor& t, int64_t arg) {
 void verify_call(const Comm& c, const CallSignature& mine) {
   std::vector<CallSignature> all(size_t(c.group.size));
   c.backend->allgather(c.group.comm, &mine, all.data(), int64_t(sizeof mine));
+  for (size_t r = 0; r < all.size(); ++r)
+    if (all[r].refused)
+      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: rank %d refused its arguments for this call (its own error says why), so "
+           "every rank fails it", collective_name(mine.kind), int(r));
   std::string ranks;
   bool differ = false;
   for (size_t r = 0; r < all.size(); ++r) {
@@ -146,21 +150,48 @@ void verify_call(const Comm& c, const CallSignature& mine) {
          "calls in the same order): %s", collective_name(mine.kind), ranks.c_str());
 }
 
-// Runs `mpi_part` on the communicator's thread after the cross-rank check, and waits for it.
+// A job running `mpi_part` on the communicator's thread after the cross-rank check.
 template <class F>
-void run_collective(const std::shared_ptr<Comm>& c, const CallSignature& sig, int64_t bytes, bool staged, F mpi_part) {
+std::shared_ptr<Job> make_job(const std::shared_ptr<Comm>& c, const CallSignature& sig, int64_t bytes, bool staged,
+                              F mpi_part) {
   auto job = std::make_shared<Job>();
   job->sig = sig;
   job->bytes = bytes;
   job->impl = staged ? "mpi-staged" : "mpi";
   bool verify = config().dist_verify.load(std::memory_order_relaxed) != 0;
   Comm* comm = c.get();  // the job cannot outlive the communicator's thread, which owns a reference
-  job->run = [comm, verify, sig, mpi_part] {
+  job->run = [comm, verify, sig, mpi_part]() mutable {
     if (verify) verify_call(*comm, sig);
     mpi_part(*comm);
   };
+  return job;
+}
+
+// Checks and stages a call (`prepare` returns its job) and queues it. A rank whose arguments are
+// refused still takes part in the cross-rank check, marked as refused, so every rank fails this
+// call alike; otherwise the ranks' later calls would pair off wrongly.
+template <class Prepare>
+std::shared_ptr<Job> start(const std::shared_ptr<Comm>& c, Collective kind, Prepare prepare) {
+  std::shared_ptr<Job> job;
+  try {
+    job = prepare();
+  } catch (const Error&) {
+    if (config().dist_verify.load(std::memory_order_relaxed)) {
+      CallSignature refused;
+      refused.kind = kind;
+      refused.refused = 1;
+      auto j = make_job(c, refused, 0, false, [](Comm&) {});
+      try {
+        submit(c, j);
+        wait_for(*c, *j);
+      } catch (const Error&) {
+        // expected: the check fails on every rank; this rank reports its own error below
+      }
+    }
+    throw;
+  }
   submit(c, job);
-  wait_for(*c, *job);
+  return job;
 }
 
 // Work an asynchronous collective's event stands for.
@@ -205,155 +236,170 @@ std::string CallSignature::str() const {
 
 void allreduce(ndrt_comm comm, ndrt_handle h, int32_t op) {
   std::shared_ptr<Comm> c = comm_of(comm, "allreduce");
-  Tensor t = tensor_arg(h, "allreduce");
-  int32_t wop = wire_op("allreduce", t.dtype, op);
-  Stage s = stage_in(t, reduce_dtype(t.dtype), true);
-  int64_t count = s.wire.numel();
-  int32_t type = wire_type(s.wire.dtype);
-  run_collective(c, signature_of(kAllreduce, t, op), int64_t(nbytes(s.wire)), s.staged,
-                 [s, count, type, wop, op](Comm& c) {
-                   if (count) c.backend->allreduce(c.group.comm, s.wire.base(), count, type, wop);
-                   if (op == NDRT_REDUCE_MEAN) divide(s.wire, c.group.size);
-                 });
+  Stage s;
+  auto job = start(c, kAllreduce, [&] {
+    Tensor t = tensor_arg(h, "allreduce");
+    int32_t wop = wire_op("allreduce", t.dtype, op);
+    s = stage_in(t, reduce_dtype(t.dtype), true);
+    int64_t count = s.wire.numel();
+    int32_t type = wire_type(s.wire.dtype);
+    return make_job(c, signature_of(kAllreduce, t, op), int64_t(nbytes(s.wire)), s.staged,
+                    [s, count, type, wop, op](Comm& g) {
+                      if (count) g.backend->allreduce(g.group.comm, s.wire.base(), count, type, wop);
+                      if (op == NDRT_REDUCE_MEAN) divide(s.wire, g.group.size);
+                    });
+  });
+  wait_for(*c, *job);
   stage_out(s);
 }
 
 void broadcast(ndrt_comm comm, ndrt_handle h, int32_t root) {
   std::shared_ptr<Comm> c = comm_of(comm, "broadcast");
-  Tensor t = tensor_arg(h, "broadcast");
-  int32_t size = c->group.size;
-  if (root < 0 || root >= size)
-    fail(NDRT_ERR_INVALID_ARGUMENT, "broadcast: root %d is not a rank of this group of %d", int(root), int(size));
-  Stage s = stage_in(t, t.dtype, true);
-  int64_t bytes = int64_t(nbytes(s.wire));
-  run_collective(c, signature_of(kBroadcast, t, root), bytes, s.staged, [s, bytes, root](Comm& c) {
-    if (bytes) c.backend->broadcast(c.group.comm, s.wire.base(), bytes, root);
+  Stage s;
+  auto job = start(c, kBroadcast, [&] {
+    Tensor t = tensor_arg(h, "broadcast");
+    if (root < 0 || root >= c->group.size)
+      fail(NDRT_ERR_INVALID_ARGUMENT, "broadcast: root %d is not a rank of this group of %d", int(root), int(c->group.size));
+    s = stage_in(t, t.dtype, true);
+    int64_t bytes = int64_t(nbytes(s.wire));
+    return make_job(c, signature_of(kBroadcast, t, root), bytes, s.staged, [s, bytes, root](Comm& g) {
+      if (bytes) g.backend->broadcast(g.group.comm, s.wire.base(), bytes, root);
+    });
   });
+  wait_for(*c, *job);
   stage_out(s);
+}
+
+// The shape `per_rank` has when `size` ranks' blocks are stacked along axis 0 (rank 0: [size]).
+static Dims stacked(const Dims& per_rank, int32_t size) {
+  Dims d = per_rank;
+  if (d.rank == 0) {
+    d.rank = 1;
+    d.d[0] = size;
+  } else {
+    d.d[0] *= size;
+  }
+  return d;
 }
 
 void allgather(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h) {
   std::shared_ptr<Comm> c = comm_of(comm, "allgather");
-  Tensor in = tensor_arg(in_h, "allgather: in");
-  Tensor out = tensor_arg(out_h, "allgather: out");
-  int32_t size = c->group.size;
-  Dims want = in.shape;
-  if (in.rank() == 0) {
-    want.rank = 1;
-    want.d[0] = size;
-  } else {
-    want.d[0] *= size;
-  }
-  if (out.dtype != in.dtype)
-    fail(NDRT_ERR_DTYPE_MISMATCH, "allgather: out is %s but in is %s", dtype_name(out.dtype), dtype_name(in.dtype));
-  if (out.shape != want)
-    fail(NDRT_ERR_SHAPE_MISMATCH, "allgather: out has shape %s; in %s from %d ranks needs %s", out.shape.str().c_str(),
-         in.shape.str().c_str(), int(size), want.str().c_str());
-  if (out.overlaps(in)) fail(NDRT_ERR_INVALID_ARGUMENT, "allgather: out overlaps in");
-  Stage si = stage_in(in, in.dtype, true), so = stage_in(out, out.dtype, false);
-  int64_t bytes = int64_t(nbytes(si.wire));
-  run_collective(c, signature_of(kAllgather, in, 0), bytes, si.staged || so.staged, [si, so, bytes](Comm& c) {
-    if (bytes) c.backend->allgather(c.group.comm, si.wire.base(), so.wire.base(), bytes);
+  Stage so;
+  auto job = start(c, kAllgather, [&] {
+    Tensor in = tensor_arg(in_h, "allgather: in");
+    Tensor out = tensor_arg(out_h, "allgather: out");
+    Dims want = stacked(in.shape, c->group.size);
+    if (out.dtype != in.dtype)
+      fail(NDRT_ERR_DTYPE_MISMATCH, "allgather: out is %s but in is %s", dtype_name(out.dtype), dtype_name(in.dtype));
+    if (out.shape != want)
+      fail(NDRT_ERR_SHAPE_MISMATCH, "allgather: out has shape %s; in %s from %d ranks needs %s", out.shape.str().c_str(),
+           in.shape.str().c_str(), int(c->group.size), want.str().c_str());
+    if (out.overlaps(in)) fail(NDRT_ERR_INVALID_ARGUMENT, "allgather: out overlaps in");
+    Stage si = stage_in(in, in.dtype, true);
+    so = stage_in(out, out.dtype, false);
+    int64_t bytes = int64_t(nbytes(si.wire));
+    return make_job(c, signature_of(kAllgather, in, 0), bytes, si.staged || so.staged, [si, so, bytes](Comm& g) {
+      if (bytes) g.backend->allgather(g.group.comm, si.wire.base(), so.wire.base(), bytes);
+    });
   });
+  wait_for(*c, *job);
   stage_out(so);
 }
 
 void reduce_scatter(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h, int32_t op) {
   std::shared_ptr<Comm> c = comm_of(comm, "reduce_scatter");
-  Tensor in = tensor_arg(in_h, "reduce_scatter: in");
-  Tensor out = tensor_arg(out_h, "reduce_scatter: out");
-  int32_t wop = wire_op("reduce_scatter", in.dtype, op);
-  int32_t size = c->group.size;
-  if (out.dtype != in.dtype)
-    fail(NDRT_ERR_DTYPE_MISMATCH, "reduce_scatter: out is %s but in is %s", dtype_name(out.dtype), dtype_name(in.dtype));
-  Dims want = out.shape;
-  if (out.rank() == 0) {
-    want.rank = 1;
-    want.d[0] = size;
-  } else {
-    want.d[0] *= size;
-  }
-  if (in.shape != want)
-    fail(NDRT_ERR_SHAPE_MISMATCH, "reduce_scatter: in has shape %s; out %s on %d ranks needs in %s", in.shape.str().c_str(),
-         out.shape.str().c_str(), int(size), want.str().c_str());
-  if (out.overlaps(in)) fail(NDRT_ERR_INVALID_ARGUMENT, "reduce_scatter: out overlaps in");
-  ndrt_dtype wd = reduce_dtype(in.dtype);
-  Stage si = stage_in(in, wd, true), so = stage_in(out, wd, false);
-  int64_t count = so.wire.numel();
-  int32_t type = wire_type(wd);
-  run_collective(c, signature_of(kReduceScatter, in, op), int64_t(nbytes(si.wire)),
-                 si.staged || so.staged, [si, so, count, type, wop, op](Comm& c) {
-                   if (count) c.backend->reduce_scatter(c.group.comm, si.wire.base(), so.wire.base(), count, type, wop);
-                   if (op == NDRT_REDUCE_MEAN) divide(so.wire, c.group.size);
-                 });
+  Stage so;
+  auto job = start(c, kReduceScatter, [&] {
+    Tensor in = tensor_arg(in_h, "reduce_scatter: in");
+    Tensor out = tensor_arg(out_h, "reduce_scatter: out");
+    int32_t wop = wire_op("reduce_scatter", in.dtype, op);
+    if (out.dtype != in.dtype)
+      fail(NDRT_ERR_DTYPE_MISMATCH, "reduce_scatter: out is %s but in is %s", dtype_name(out.dtype), dtype_name(in.dtype));
+    Dims want = stacked(out.shape, c->group.size);
+    if (in.shape != want)
+      fail(NDRT_ERR_SHAPE_MISMATCH, "reduce_scatter: in has shape %s; out %s on %d ranks needs in %s",
+           in.shape.str().c_str(), out.shape.str().c_str(), int(c->group.size), want.str().c_str());
+    if (out.overlaps(in)) fail(NDRT_ERR_INVALID_ARGUMENT, "reduce_scatter: out overlaps in");
+    ndrt_dtype wd = reduce_dtype(in.dtype);
+    Stage si = stage_in(in, wd, true);
+    so = stage_in(out, wd, false);
+    int64_t count = so.wire.numel();
+    int32_t type = wire_type(wd);
+    return make_job(c, signature_of(kReduceScatter, in, op), int64_t(nbytes(si.wire)), si.staged || so.staged,
+                    [si, so, count, type, wop, op](Comm& g) {
+                      if (count) g.backend->reduce_scatter(g.group.comm, si.wire.base(), so.wire.base(), count, type, wop);
+                      if (op == NDRT_REDUCE_MEAN) divide(so.wire, g.group.size);
+                    });
+  });
+  wait_for(*c, *job);
   stage_out(so);
 }
 
 void barrier(ndrt_comm comm) {
+  std::shared_ptr<Comm> c = comm_of(comm, "barrier");
   CallSignature sig;
   sig.kind = kBarrier;
-  run_collective(comm_of(comm, "barrier"), sig, 0, false, [](Comm& c) { c.backend->barrier(c.group.comm); });
+  auto job = start(c, kBarrier, [&] { return make_job(c, sig, 0, false, [](Comm& g) { g.backend->barrier(g.group.comm); }); });
+  wait_for(*c, *job);
 }
 
 ndrt_event allreduce_async(ndrt_comm id, const ndrt_handle* handles_in, int32_t n, int32_t op) {
-  if (n < 1) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: %d tensors (one or more)", int(n));
-  if (!handles_in) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: tensors is NULL");
   std::shared_ptr<Comm> c = comm_of(id, "allreduce_async");
-  std::vector<Tensor> ts;
-  int64_t total = 0;
-  for (int32_t i = 0; i < n; ++i) {
-    ts.push_back(tensor_arg(handles_in[i], "allreduce_async"));
-    if (ts[i].dtype != ts[0].dtype)
-      fail(NDRT_ERR_DTYPE_MISMATCH, "allreduce_async: tensor %d is %s but tensor 0 is %s (one dtype per bucket)", int(i),
-           dtype_name(ts[i].dtype), dtype_name(ts[0].dtype));
-    for (int32_t k = 0; k < i; ++k)
-      if (ts[i].overlaps(ts[k])) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: tensors %d and %d overlap", int(k), int(i));
-    total += ts[i].numel();
-  }
-  ndrt_dtype dtype = ts[0].dtype, wd = reduce_dtype(dtype);
-  int32_t wop = wire_op("allreduce_async", dtype, op);
-  std::vector<Stage> stages;
-  bool staged = false;
-  for (const Tensor& t : ts) {
-    stages.push_back(stage_in(t, wd, true));
-    staged |= stages.back().staged;
-  }
-  CallSignature sig = n == 1 ? signature_of(kAllreduce, ts[0], op) : CallSignature{};
-  if (n > 1) {
-    sig.kind = kAllreduce;
-    sig.dtype = dtype;
-    sig.arg = op;
-    sig.tensors = n;
-    sig.numel = total;
-  }
-  auto job = std::make_shared<Job>();
-  job->sig = sig;
-  job->bytes = total * valid_dtype_size(wd);
-  job->impl = staged ? "mpi-staged" : "mpi";
-  bool verify = config().dist_verify.load(std::memory_order_relaxed) != 0;
-  Comm* comm = c.get();
-  // On the communicator's thread: pack, reduce, unpack, copy back (cuda: then wait for the copies,
-  // so a complete event means the tensors hold the result).
-  job->run = [comm, verify, sig, stages, total, wd, wop, op]() mutable {
-    if (verify) verify_call(*comm, sig);
-    Tensor bucket = stages.size() == 1 ? stages[0].wire : alloc_tensor(wd, Dims{1, {total}}, NDRT_CPU);
-    int64_t item = valid_dtype_size(wd), at = 0;
-    if (stages.size() > 1)
-      for (Stage& s : stages) {
-        if (s.wire.numel()) std::memcpy(bucket.base() + at * item, s.wire.base(), nbytes(s.wire));
-        at += s.wire.numel();
-      }
-    if (total) comm->backend->allreduce(comm->group.comm, bucket.base(), total, wire_type(wd), wop);
-    if (op == NDRT_REDUCE_MEAN) divide(bucket, comm->group.size);
-    at = 0;
-    for (Stage& s : stages) {
-      if (stages.size() > 1 && s.wire.numel()) std::memcpy(s.wire.base(), bucket.base() + at * item, nbytes(s.wire));
-      at += s.wire.numel();
-      stage_out(s);
-      if (s.staged && !on_host(s.user)) synchronize(s.user.device());
+  auto job = start(c, kAllreduce, [&] {
+    if (n < 1) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: %d tensors (one or more)", int(n));
+    if (!handles_in) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: tensors is NULL");
+    std::vector<Tensor> ts;
+    int64_t total = 0;
+    uint64_t layout = 1469598103934665603ull;  // FNV-1a over every tensor's shape
+    for (int32_t i = 0; i < n; ++i) {
+      ts.push_back(tensor_arg(handles_in[i], "allreduce_async"));
+      if (ts[i].dtype != ts[0].dtype)
+        fail(NDRT_ERR_DTYPE_MISMATCH, "allreduce_async: tensor %d is %s but tensor 0 is %s (one dtype per bucket)", int(i),
+             dtype_name(ts[i].dtype), dtype_name(ts[0].dtype));
+      for (int32_t k = 0; k < i; ++k)
+        if (ts[i].overlaps(ts[k])) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: tensors %d and %d overlap", int(k), int(i));
+      total += ts[i].numel();
+      for (int d = -1; d < ts[i].rank(); ++d) layout = (layout ^ uint64_t(d < 0 ? ts[i].rank() : ts[i].shape.d[d])) * 1099511628211ull;
     }
-  };
-  submit(c, job);
+    ndrt_dtype dtype = ts[0].dtype, wd = reduce_dtype(dtype);
+    int32_t wop = wire_op("allreduce_async", dtype, op);
+    std::vector<Stage> stages;
+    bool staged = false;
+    for (const Tensor& t : ts) {
+      stages.push_back(stage_in(t, wd, true));
+      staged |= stages.back().staged;
+    }
+    CallSignature sig = signature_of(kAllreduce, ts[0], op);
+    if (n > 1) {
+      sig = CallSignature{};
+      sig.kind = kAllreduce;
+      sig.dtype = dtype;
+      sig.arg = op;
+      sig.tensors = n;
+      sig.numel = total;
+      sig.layout = int64_t(layout);
+    }
+    // On the communicator's thread: pack, reduce, unpack, copy back (cuda: then wait for the
+    // copies, so a complete event means the tensors hold the result).
+    return make_job(c, sig, total * valid_dtype_size(wd), staged, [stages, total, wd, wop, op](Comm& g) mutable {
+      Tensor bucket = stages.size() == 1 ? stages[0].wire : alloc_tensor(wd, Dims{1, {total}}, NDRT_CPU);
+      int64_t item = valid_dtype_size(wd), at = 0;
+      if (stages.size() > 1)
+        for (Stage& s : stages) {
+          if (s.wire.numel()) std::memcpy(bucket.base() + at * item, s.wire.base(), nbytes(s.wire));
+          at += s.wire.numel();
+        }
+      if (total) g.backend->allreduce(g.group.comm, bucket.base(), total, wire_type(wd), wop);
+      if (op == NDRT_REDUCE_MEAN) divide(bucket, g.group.size);
+      at = 0;
+      for (Stage& s : stages) {
+        if (stages.size() > 1 && s.wire.numel()) std::memcpy(s.wire.base(), bucket.base() + at * item, nbytes(s.wire));
+        at += s.wire.numel();
+        stage_out(s);
+        if (s.staged && !on_host(s.user)) synchronize(s.user.device());
+      }
+    });
+  });
   return event_for(std::make_shared<AsyncCollective>(c, job));
 }
 

@@ -27,6 +27,8 @@ struct CallSignature {
   int64_t numel = 0;     // elements over all tensors
   int64_t rank = -1;     // shape of a single tensor (-1 for buckets)
   int64_t dims[NDRT_MAX_RANK] = {};
+  int64_t layout = 0;    // buckets: a hash of every tensor's shape
+  int64_t refused = 0;   // 1: this rank's arguments were refused (it takes part only to say so)
   std::string str() const;  // "allreduce f32 [2,3] sum"
 };
 

@@ -4,6 +4,8 @@
 // result of the whole group itself (float64 reference).
 #include <dlfcn.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -67,7 +69,9 @@ TEST(Dist, WorldHasEveryRankAndMpiIsGlobal) {
   ASSERT_STATUS(NDRT_OK, ndrt_comm_local_rank(g_world, &local));
   EXPECT_GE(size, 2) << "run under mpirun with 2 or more ranks";
   EXPECT_TRUE(rank >= 0 && rank < size);
-  EXPECT_EQ(local, rank) << "one host: the local rank is the rank";
+  // One host: the local rank is the rank; tests/dist/two_hosts.sh puts one rank on each host.
+  const char* per_host = std::getenv("NDRT_TEST_RANKS_PER_HOST");
+  EXPECT_EQ(local, per_host ? rank % std::atoi(per_host) : rank);
   // libmpi was opened with RTLD_GLOBAL (Open MPI's components need its symbols in global scope).
   EXPECT_NE(nullptr, dlsym(RTLD_DEFAULT, "MPI_Init_thread"));
   // A second world handle names the same group and is released on its own.
@@ -177,6 +181,41 @@ TEST(Dist, MismatchedCallsFailOnEveryRankAndTheGroupGoesOn) {
   EXPECT_NE(msg.find("do not match"), std::string::npos) << msg;
   EXPECT_NE(msg.find("rank 1: allreduce f32 [4] sum"), std::string::npos) << msg;
   ASSERT_STATUS(NDRT_OK, ndrt_barrier(g_world));  // nothing was corrupted or left queued
+}
+
+TEST(Dist, ArgumentsRefusedOnOneRankFailTheCallOnEveryRank) {
+  // Rank 0 passes an out of the wrong shape: it fails locally, and the others must fail the same
+  // call (not pair it with rank 0's next call).
+  Tensor in = from_values(NDRT_F32, {2}, {1, 2});
+  Tensor out = create(NDRT_F32, {g_rank == 0 ? 3 : 2 * g_size});
+  ndrt_status s = ndrt_allgather(g_world, in.get(), out.get());
+  if (g_rank == 0) {
+    EXPECT_STATUS(NDRT_ERR_SHAPE_MISMATCH, s);
+  } else {
+    EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, s);
+    EXPECT_NE(std::string(ndrt_last_error()).find("rank 0 refused its arguments"), std::string::npos) << ndrt_last_error();
+  }
+  Tensor t = from_values(NDRT_I32, {1}, {double(g_rank + 1)});
+  ASSERT_STATUS(NDRT_OK, ndrt_allreduce(g_world, t.get(), NDRT_REDUCE_SUM));
+  EXPECT_EQ(g_size * (g_size + 1) / 2, read_values(t)[0]);
+}
+
+TEST(Dist, BucketsOfOtherShapesDoNotMatch) {
+  Tensor a = create(NDRT_F32, {g_rank % 2 ? 4 : 3}), b = create(NDRT_F32, {g_rank % 2 ? 3 : 4});
+  ndrt_handle ts[2] = {a.get(), b.get()};
+  ndrt_event ev = 0;
+  ASSERT_STATUS(NDRT_OK, ndrt_allreduce_async(g_world, ts, 2, NDRT_REDUCE_SUM, &ev));
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_event_synchronize(ev));
+  EXPECT_NE(std::string(ndrt_last_error()).find("do not match"), std::string::npos) << ndrt_last_error();
+  EXPECT_STATUS(NDRT_OK, ndrt_event_release(ev));
+}
+
+TEST(Dist, SizeZeroAndRankZero) {
+  Tensor empty = create(NDRT_F16, {3, 0});
+  EXPECT_STATUS(NDRT_OK, ndrt_allreduce(g_world, empty.get(), NDRT_REDUCE_SUM));
+  Tensor scalar = from_values(NDRT_F64, {}, {double(g_rank) + 0.5});
+  ASSERT_STATUS(NDRT_OK, ndrt_allreduce(g_world, scalar.get(), NDRT_REDUCE_MAX));
+  EXPECT_EQ(g_size - 0.5, read_values(scalar)[0]);
 }
 
 TEST(Dist, AsyncBucketCompletesThroughItsEvent) {

@@ -21,6 +21,7 @@ from .runtime import (abi_version, version, live_handles, device_count, devices,
                       config_get, config_set, config, profiler_enable, profiler_clear, profiler_count,
                       profiler_summary, profiler_write_trace, profile, set_log_callback)
 from . import ops
+from . import distributed
 from ._opgen import OpInfo
 
 __version__ = version()
@@ -86,5 +87,5 @@ __all__ = [
     "thread_device", "attach", "thread_attach", "device", "synchronize", "memory_stats", "memory_trim",
     "memory_reset_peak", "set_memory_pressure_callback", "config_get", "config_set", "config",
     "profiler_enable", "profiler_clear", "profiler_count", "profiler_summary", "profiler_write_trace", "profile",
-    "set_log_callback", "ops", "OpInfo", "op_names", "describe_op", "op_id", "call_op",
+    "set_log_callback", "ops", "distributed", "OpInfo", "op_names", "describe_op", "op_id", "call_op",
 ]

@@ -191,6 +191,26 @@ SIGNATURES = {
     "ndrt_get_api": (c_status, [_c.c_uint32, _c.POINTER(_c.c_void_p)]),
 }
 
+# Functions added after ABI 1 was first published (the api table's "since 0.3" entries): declared
+# when the library has them; a library without them still imports, and the module that needs them
+# (ndrt.distributed) raises NotConfiguredError when used.
+c_comm = ctypes.c_int64
+OPTIONAL_SIGNATURES = {
+    "ndrt_comm_world": (c_status, [P_handle]),
+    "ndrt_comm_rank": (c_status, [c_comm, P_i32]),
+    "ndrt_comm_size": (c_status, [c_comm, P_i32]),
+    "ndrt_comm_local_rank": (c_status, [c_comm, P_i32]),
+    "ndrt_comm_split": (c_status, [c_comm, _c.c_int32, _c.c_int32, P_handle]),
+    "ndrt_comm_release": (c_status, [c_comm]),
+    "ndrt_allreduce": (c_status, [c_comm, c_handle, _c.c_int32]),
+    "ndrt_broadcast": (c_status, [c_comm, c_handle, _c.c_int32]),
+    "ndrt_allgather": (c_status, [c_comm, c_handle, c_handle]),
+    "ndrt_reduce_scatter": (c_status, [c_comm, c_handle, c_handle, _c.c_int32]),
+    "ndrt_barrier": (c_status, [c_comm]),
+    "ndrt_allreduce_async": (c_status, [c_comm, P_handle, _c.c_int32, _c.c_int32, P_i64]),
+}
+missing_optional = set()
+
 
 def _declare(lib):
     missing = []
@@ -205,6 +225,15 @@ def _declare(lib):
     if missing:
         raise ImportError("ndrt: the loaded libndrt lacks %s (a library older than its ABI version says?)"
                           % ", ".join(missing))
+    missing_optional.clear()
+    for name, (res, args) in OPTIONAL_SIGNATURES.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            missing_optional.add(name)
+            continue
+        fn.restype = res
+        fn.argtypes = args
 
 
 lib, library_path = load()

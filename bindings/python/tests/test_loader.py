@@ -107,6 +107,46 @@ class LoaderTest(unittest.TestCase):
             self.assertEqual(fn.argtypes, args, name)
             self.assertIs(fn.restype, res, name)
 
+    def test_optional_functions_have_argtypes(self):
+        # Declared when the library has them (ndrt.distributed raises NotConfiguredError otherwise).
+        for name, (res, args) in _lib.OPTIONAL_SIGNATURES.items():
+            if name in _lib.missing_optional:
+                continue
+            fn = getattr(_lib.lib, name)
+            self.assertEqual(fn.argtypes, args, name)
+            self.assertIs(fn.restype, res, name)
+
+
+class DistributedNotConfiguredTest(unittest.TestCase):
+    """ndrt.distributed where collectives cannot run (the MPI tests themselves run under mpirun)."""
+
+    def test_missing_mpi_module(self):
+        r = run_python("import ndrt, ndrt.distributed as d\n"
+                       "print('AVAILABLE', d.is_available())\n"
+                       "try:\n"
+                       "    d.allreduce(ndrt.zeros((2,)))\n"
+                       "except ndrt.NotConfiguredError as e:\n"
+                       "    print('ERROR', e.status_name, e)\n",
+                       env={"NDRT_MPI_BACKEND": "/nonexistent/libndrt_mpi.so"})
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("AVAILABLE False", r.stdout)
+        self.assertIn("ERROR NDRT_ERR_NOT_CONFIGURED", r.stdout)
+        self.assertIn("/nonexistent/libndrt_mpi.so", r.stdout)
+
+    def test_library_without_the_distributed_api(self):
+        import ndrt.distributed as d
+        saved = set(_lib.missing_optional)
+        _lib.missing_optional.add("ndrt_comm_world")
+        try:
+            with self.assertRaises(ndrt.NotConfiguredError) as cm:
+                d.Communicator.world()
+            self.assertIn("ndrt_comm_world", str(cm.exception))
+            self.assertIsNone(d._world)  # nothing here made the shared world communicator
+            self.assertFalse(d.is_available())
+        finally:
+            _lib.missing_optional.clear()
+            _lib.missing_optional.update(saved)
+
 
 if __name__ == "__main__":
     unittest.main()
