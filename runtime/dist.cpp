@@ -167,11 +167,11 @@ std::shared_ptr<Job> make_job(const std::shared_ptr<Comm>& c, const CallSignatur
   return job;
 }
 
-// Checks and stages a call (`prepare` returns its job) and queues it. A rank whose arguments are
+// Checks and stages a call (`prepare` returns its job). A rank whose arguments are
 // refused still takes part in the cross-rank check, marked as refused, so every rank fails this
 // call alike; otherwise the ranks' later calls would pair off wrongly.
 template <class Prepare>
-std::shared_ptr<Job> start(const std::shared_ptr<Comm>& c, Collective kind, Prepare prepare) {
+std::shared_ptr<Job> prepare_call(const std::shared_ptr<Comm>& c, Collective kind, Prepare prepare) {
   std::shared_ptr<Job> job;
   try {
     job = prepare();
@@ -182,15 +182,13 @@ std::shared_ptr<Job> start(const std::shared_ptr<Comm>& c, Collective kind, Prep
       refused.refused = 1;
       auto j = make_job(c, refused, 0, false, [](Comm&) {});
       try {
-        submit(c, j);
-        wait_for(*c, *j);
+        run_sync(c, j);
       } catch (const Error&) {
         // expected: the check fails on every rank; this rank reports its own error below
       }
     }
     throw;
   }
-  submit(c, job);
   return job;
 }
 
@@ -237,7 +235,7 @@ std::string CallSignature::str() const {
 void allreduce(ndrt_comm comm, ndrt_handle h, int32_t op) {
   std::shared_ptr<Comm> c = comm_of(comm, "allreduce");
   Stage s;
-  auto job = start(c, kAllreduce, [&] {
+  auto job = prepare_call(c, kAllreduce, [&] {
     Tensor t = tensor_arg(h, "allreduce");
     int32_t wop = wire_op("allreduce", t.dtype, op);
     s = stage_in(t, reduce_dtype(t.dtype), true);
@@ -249,14 +247,14 @@ void allreduce(ndrt_comm comm, ndrt_handle h, int32_t op) {
                       if (op == NDRT_REDUCE_MEAN) divide(s.wire, g.group.size);
                     });
   });
-  wait_for(*c, *job);
+  run_sync(c, job);
   stage_out(s);
 }
 
 void broadcast(ndrt_comm comm, ndrt_handle h, int32_t root) {
   std::shared_ptr<Comm> c = comm_of(comm, "broadcast");
   Stage s;
-  auto job = start(c, kBroadcast, [&] {
+  auto job = prepare_call(c, kBroadcast, [&] {
     Tensor t = tensor_arg(h, "broadcast");
     if (root < 0 || root >= c->group.size)
       fail(NDRT_ERR_INVALID_ARGUMENT, "broadcast: root %d is not a rank of this group of %d", int(root), int(c->group.size));
@@ -266,7 +264,7 @@ void broadcast(ndrt_comm comm, ndrt_handle h, int32_t root) {
       if (bytes) g.backend->broadcast(g.group.comm, s.wire.base(), bytes, root);
     });
   });
-  wait_for(*c, *job);
+  run_sync(c, job);
   stage_out(s);
 }
 
@@ -285,7 +283,7 @@ static Dims stacked(const Dims& per_rank, int32_t size) {
 void allgather(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h) {
   std::shared_ptr<Comm> c = comm_of(comm, "allgather");
   Stage so;
-  auto job = start(c, kAllgather, [&] {
+  auto job = prepare_call(c, kAllgather, [&] {
     Tensor in = tensor_arg(in_h, "allgather: in");
     Tensor out = tensor_arg(out_h, "allgather: out");
     Dims want = stacked(in.shape, c->group.size);
@@ -302,14 +300,14 @@ void allgather(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h) {
       if (bytes) g.backend->allgather(g.group.comm, si.wire.base(), so.wire.base(), bytes);
     });
   });
-  wait_for(*c, *job);
+  run_sync(c, job);
   stage_out(so);
 }
 
 void reduce_scatter(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h, int32_t op) {
   std::shared_ptr<Comm> c = comm_of(comm, "reduce_scatter");
   Stage so;
-  auto job = start(c, kReduceScatter, [&] {
+  auto job = prepare_call(c, kReduceScatter, [&] {
     Tensor in = tensor_arg(in_h, "reduce_scatter: in");
     Tensor out = tensor_arg(out_h, "reduce_scatter: out");
     int32_t wop = wire_op("reduce_scatter", in.dtype, op);
@@ -331,7 +329,7 @@ void reduce_scatter(ndrt_comm comm, ndrt_handle in_h, ndrt_handle out_h, int32_t
                       if (op == NDRT_REDUCE_MEAN) divide(so.wire, g.group.size);
                     });
   });
-  wait_for(*c, *job);
+  run_sync(c, job);
   stage_out(so);
 }
 
@@ -339,13 +337,13 @@ void barrier(ndrt_comm comm) {
   std::shared_ptr<Comm> c = comm_of(comm, "barrier");
   CallSignature sig;
   sig.kind = kBarrier;
-  auto job = start(c, kBarrier, [&] { return make_job(c, sig, 0, false, [](Comm& g) { g.backend->barrier(g.group.comm); }); });
-  wait_for(*c, *job);
+  auto job = prepare_call(c, kBarrier, [&] { return make_job(c, sig, 0, false, [](Comm& g) { g.backend->barrier(g.group.comm); }); });
+  run_sync(c, job);
 }
 
 ndrt_event allreduce_async(ndrt_comm id, const ndrt_handle* handles_in, int32_t n, int32_t op) {
   std::shared_ptr<Comm> c = comm_of(id, "allreduce_async");
-  auto job = start(c, kAllreduce, [&] {
+  auto job = prepare_call(c, kAllreduce, [&] {
     if (n < 1) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: %d tensors (one or more)", int(n));
     if (!handles_in) fail(NDRT_ERR_INVALID_ARGUMENT, "allreduce_async: tensors is NULL");
     std::vector<Tensor> ts;
@@ -400,6 +398,7 @@ ndrt_event allreduce_async(ndrt_comm id, const ndrt_handle* handles_in, int32_t 
       }
     });
   });
+  submit(c, job);
   return event_for(std::make_shared<AsyncCollective>(c, job));
 }
 

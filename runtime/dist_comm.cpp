@@ -158,6 +158,21 @@ void record_profile(const Job& j, int64_t start, const ndrt_mpi_group& g) {
   profiler_record(std::move(e));
 }
 
+// Runs a job's collective on the calling thread; its error (if any) goes into status/message.
+void execute(Comm& c, Job& j, ndrt_status& status, std::string& message) {
+  int64_t start = profiler_now_ns();
+  try {
+    j.run();
+  } catch (const Error& e) {
+    status = e.status();
+    message = e.what();
+  } catch (const std::exception& e) {
+    status = NDRT_ERR_INTERNAL;
+    message = j.sig.str() + ": internal error: " + e.what();
+  }
+  record_profile(j, start, c.group);
+}
+
 // The communicator's thread: runs queued collectives in order until stopped. A collective that
 // outlived the timeout has been failed by a waiter; this thread finishes it (or stays blocked
 // in MPI for good) and then stops.
@@ -165,7 +180,7 @@ void worker_loop(std::shared_ptr<Comm> self) {
   Comm& c = *self;
   std::unique_lock<std::mutex> lock(c.mu);
   for (;;) {
-    c.cv.wait(lock, [&] { return c.stopping || c.broken || !c.queue.empty(); });
+    c.cv.wait(lock, [&] { return c.stopping || c.broken || (!c.queue.empty() && !c.running); });
     if (c.broken || (c.stopping && c.queue.empty())) return;
     std::shared_ptr<Job> j = c.queue.front();
     c.queue.pop_front();
@@ -174,17 +189,7 @@ void worker_loop(std::shared_ptr<Comm> self) {
     lock.unlock();
     ndrt_status status = NDRT_OK;
     std::string message;
-    int64_t start = profiler_now_ns();
-    try {
-      j->run();
-    } catch (const Error& e) {
-      status = e.status();
-      message = e.what();
-    } catch (const std::exception& e) {
-      status = NDRT_ERR_INTERNAL;
-      message = j->sig.str() + ": internal error: " + e.what();
-    }
-    record_profile(*j, start, c.group);
+    execute(c, *j, status, message);
     lock.lock();
     c.running.reset();
     if (c.broken) return;  // the waiters were told already
@@ -219,6 +224,35 @@ void submit(const std::shared_ptr<Comm>& comm, const std::shared_ptr<Job>& job) 
   c.queue.push_back(job);
   g_unfinished.fetch_add(1);
   c.cv.notify_all();
+}
+
+void run_sync(const std::shared_ptr<Comm>& comm, const std::shared_ptr<Job>& job) {
+  if (config().dist_timeout_s.load(std::memory_order_relaxed) > 0) {
+    submit(comm, job);
+    return wait_for(*comm, *job);
+  }
+  // No timeout: the collective runs on the calling thread, after whatever was queued before it.
+  Comm& c = *comm;
+  {
+    std::unique_lock<std::mutex> lock(c.mu);
+    if (c.broken) fail(NDRT_ERR_BACKEND, "%s: the communicator is broken (an earlier collective timed out)", job->sig.str().c_str());
+    c.cv.wait(lock, [&] { return c.broken || (c.queue.empty() && !c.running); });
+    if (c.broken) fail(NDRT_ERR_BACKEND, "%s: the communicator is broken (an earlier collective timed out)", job->sig.str().c_str());
+    c.running = job;
+    c.running_since_ns = profiler_now_ns();
+    g_unfinished.fetch_add(1);
+  }
+  ndrt_status status = NDRT_OK;
+  std::string message;
+  execute(c, *job, status, message);
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    c.running.reset();
+    job->done = true;
+    g_unfinished.fetch_sub(1);
+    c.cv.notify_all();
+  }
+  if (status != NDRT_OK) fail(status, "%s", message.c_str());
 }
 
 void wait_for(Comm& c, Job& j) {

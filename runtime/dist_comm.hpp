@@ -69,6 +69,9 @@ struct Comm {
 std::shared_ptr<Comm> comm_of(ndrt_comm id, const char* what);
 // Queues `job` on the communicator (starting its thread on first use); fails at once when broken.
 void submit(const std::shared_ptr<Comm>& comm, const std::shared_ptr<Job>& job);
+// Runs a synchronous collective: queued and waited for (so it can time out), or, with
+// dist.timeout_s=0, on the calling thread once the group is idle (no hand-over to its thread).
+void run_sync(const std::shared_ptr<Comm>& comm, const std::shared_ptr<Job>& job);
 // Waits for `job` (or for the timeout of whatever collective is running before it); throws the
 // job's error.
 void wait_for(Comm& comm, Job& job);
