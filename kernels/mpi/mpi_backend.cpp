@@ -76,9 +76,11 @@ ndrt_mpi_group init(const ndrt_mpi_host* host) {
   int initialised = 0, provided = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
-    // Open MPI catches SIGSEGV/SIGBUS/SIGFPE/SIGILL to print a stack; a JVM takes SIGSEGV for its
-    // implicit null checks and safepoints, so Open MPI's handler would kill it. Off unless asked.
+    // Open MPI, and UCX when Open MPI picks it (clusters with InfiniBand), catch SIGSEGV/SIGBUS/
+    // SIGFPE/SIGILL to print a stack; a JVM takes SIGSEGV for its implicit null checks and
+    // safepoints, so their handlers would kill it. Off unless the user asked for them.
     setenv("OMPI_MCA_opal_signal", "", 0);
+    setenv("UCX_ERROR_SIGNALS", "", 0);
     int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
     if (rc != MPI_SUCCESS) fail(NDRT_ERR_BACKEND, "MPI_Init_thread failed (was the process started by mpirun?)");
     g_we_initialised = true;
