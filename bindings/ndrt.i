@@ -163,6 +163,9 @@ NDRT_RETURNS_LONG(ndrt_tensor_to_device)
 NDRT_RETURNS_LONG(ndrt_live_handles)
 NDRT_RETURNS_LONG(ndrt_profiler_count)
 NDRT_RETURNS_LONG(ndrt_event_record)
+NDRT_RETURNS_LONG(ndrt_comm_world)
+NDRT_RETURNS_LONG(ndrt_comm_split)
+NDRT_RETURNS_LONG(ndrt_allreduce_async)
 NDRT_RETURNS_LONG(ndrtj_tensor_wrap_buffer)
 NDRT_RETURNS_LONG(ndrtj_tensor_from_array)
 NDRT_RETURNS_LONG(ndrtj_exec_small)
@@ -174,6 +177,9 @@ NDRT_RETURNS_INT(ndrt_default_device_type)
 NDRT_RETURNS_INT(ndrt_thread_device)
 NDRT_RETURNS_INT(ndrt_op_count)
 NDRT_RETURNS_INT(ndrt_op_find)
+NDRT_RETURNS_INT(ndrt_comm_rank)
+NDRT_RETURNS_INT(ndrt_comm_size)
+NDRT_RETURNS_INT(ndrt_comm_local_rank)
 NDRT_RETURNS_BOOLEAN(ndrt_tensor_is_contiguous)
 NDRT_RETURNS_BOOLEAN(ndrt_event_query)
 
@@ -307,6 +313,13 @@ NDRT_JAVA_ARRAY_TYPES(%arg((const ndrt_handle* inputs, int32_t n_inputs)), jlong
   if (ndrtj_longs_in(jenv, $input, small, 16, &heap, (int64_t**)&$1, &$2)) return $null;
 %}
 %typemap(freearg) (const ndrt_handle* inputs, int32_t n_inputs) %{ free(heap$argnum); %}
+
+/* ndrt_allreduce_async: the tensors of one bucket -> long[] of handles. */
+NDRT_JAVA_ARRAY_TYPES(%arg((const ndrt_handle* tensors, int32_t n)), jlongArray, long[])
+%typemap(in) (const ndrt_handle* tensors, int32_t n) (int64_t small[16], int64_t* heap = NULL) %{
+  if (ndrtj_longs_in(jenv, $input, small, 16, &heap, (int64_t**)&$1, &$2)) return $null;
+%}
+%typemap(freearg) (const ndrt_handle* tensors, int32_t n) %{ free(heap$argnum); %}
 
 NDRT_JAVA_ARRAY_TYPES(%arg((const int64_t* ints, int32_t n_ints)), jlongArray, long[])
 %typemap(in) (const int64_t* ints, int32_t n_ints) (int64_t small[32], int64_t* heap = NULL) %{

@@ -5,7 +5,15 @@
 #   bash packaging/demo.sh                       # 3 epochs, one worker
 #   bash packaging/demo.sh --epochs 10           # options go to LeNetMnist (--help lists them)
 #   bash packaging/demo.sh --workers 2           # through ParallelWrapper
+#   bash packaging/demo.sh --np 2                # 2 processes under MPI (packaging/mpirun.sh), gradient
+#                                                # sharing; LeNetMnist --distributed (--averaging k ...)
 set -euo pipefail
+np=
+if [ "${1:-}" = --np ]; then
+  [ $# -ge 2 ] || { echo "demo.sh: --np needs a process count" >&2; exit 2; }
+  np=$2
+  shift 2
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/install-deps.sh"
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
@@ -17,4 +25,7 @@ cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNDRT_WERROR=ON 
 cmake --build "$dir" -j"$(nproc)" --target ndrt_jar
 jar=$dir/java/ndrt.jar
 NDRT_JAR=$jar bash "$root/packaging/fetch-mnist.sh"
+if [ -n "$np" ]; then
+  exec "$root/packaging/mpirun.sh" -np "$np" java -cp "$jar" org.ndrt.examples.LeNetMnist --distributed "$@"
+fi
 exec java -cp "$jar" org.ndrt.examples.LeNetMnist "$@"

@@ -220,6 +220,47 @@ public final class MnistDataSetIterator implements DataSetIterator {
     return featureSize;
   }
 
+  /**
+   * This iterator's part (after the split and {@link Builder#numExamples}) as examples by index, in
+   * split order, for {@link ShardedDataSetIterator}: features pixel / 255 of shape {@code
+   * {featureSize()}}, one-hot labels of width 10. Shares the decoded images (no copy); the
+   * iterator's own position is not touched.
+   */
+  public ExampleSource examples() {
+    return new ExampleSource() {
+      @Override
+      public int size() {
+        return part.length;
+      }
+
+      @Override
+      public long[] featureShape() {
+        return new long[] {featureSize};
+      }
+
+      @Override
+      public int labelWidth() {
+        return NUM_CLASSES;
+      }
+
+      @Override
+      public int featureSize() {
+        return featureSize;
+      }
+
+      @Override
+      public void copy(int i, float[] features, int featureOffset, float[] oneHot, int labelOffset) {
+        int example = part[i];
+        int src = example * featureSize;
+        for (int k = 0; k < featureSize; k++) {
+          features[featureOffset + k] = (pixels[src + k] & 0xff) / 255f;
+        }
+        Arrays.fill(oneHot, labelOffset, labelOffset + NUM_CLASSES, 0f);
+        oneHot[labelOffset + labels[example]] = 1f;
+      }
+    };
+  }
+
   /** Options of a {@link MnistDataSetIterator}; every one has a default. */
   public static final class Builder {
     private Path images;

@@ -156,6 +156,31 @@ public final class Evaluation {
     count += other.count;
   }
 
+  /**
+   * An evaluation holding the counts of {@code confusion} ({@code [actual][predicted]}, square, at
+   * least 1x1, counts >= 0), e.g. confusion matrices summed over processes.
+   *
+   * @throws IllegalArgumentException if the matrix is not square or a count is negative
+   */
+  public static Evaluation fromConfusionMatrix(long[][] confusion) {
+    Objects.requireNonNull(confusion, "confusion");
+    Evaluation e = new Evaluation(confusion.length);
+    for (int a = 0; a < confusion.length; a++) {
+      if (confusion[a] == null || confusion[a].length != confusion.length) {
+        throw new IllegalArgumentException("the confusion matrix must be square: row " + a + " has "
+            + (confusion[a] == null ? "no" : confusion[a].length) + " entries, expected " + confusion.length);
+      }
+      for (int p = 0; p < confusion.length; p++) {
+        if (confusion[a][p] < 0) {
+          throw new IllegalArgumentException("confusion[" + a + "][" + p + "] = " + confusion[a][p] + " is negative");
+        }
+        e.confusion[a][p] = confusion[a][p];
+        e.count += confusion[a][p];
+      }
+    }
+    return e;
+  }
+
   /** Forgets every example added. */
   public void reset() {
     for (long[] row : confusion) {

@@ -9,6 +9,9 @@ import org.ndrt.Ndrt;
 import org.ndrt.data.AsyncDataSetIterator;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.data.MnistDataSetIterator;
+import org.ndrt.data.ShardedDataSetIterator;
+import org.ndrt.distributed.Communicator;
+import org.ndrt.distributed.DistributedTrainer;
 import org.ndrt.eval.Evaluation;
 import org.ndrt.nn.MultiLayerNetwork;
 import org.ndrt.nn.conf.Activation;
@@ -34,6 +37,17 @@ import org.ndrt.parallel.ParallelWrapper;
  * <pre>
  * java -cp ndrt.jar org.ndrt.examples.LeNetMnist [--epochs 3] [--batch 64] [--workers N]
  *      [--averaging 5] [--threads T] [--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE]
+ * </pre>
+ *
+ * <p>With {@code --distributed}, every process of an MPI job trains its replica on its shard of the
+ * data ({@link org.ndrt.distributed.DistributedTrainer}): gradient sharing, or parameter averaging
+ * every k minibatches with {@code --averaging k}; {@code --batch} is the global minibatch, split
+ * evenly over the ranks; each rank computes on 1 intra-op thread unless {@code --threads} says
+ * otherwise; only rank 0 prints; {@code --checkpoint DIR} writes a checkpoint every 100 iterations
+ * (and resumes from one found there):
+ *
+ * <pre>
+ * packaging/mpirun.sh -np 2 java -cp ndrt.jar org.ndrt.examples.LeNetMnist --distributed [--averaging k]
  * </pre>
  */
 public final class LeNetMnist {
@@ -68,12 +82,20 @@ public final class LeNetMnist {
     DType dtype = DType.F32;
     Path data = null;
     File save = null;
+    boolean distributed = false;
+    boolean averagingGiven = false;
+    Path checkpoint = null;
     for (int i = 0; i < args.length; ++i) {
       String a = args[i];
+      if (a.equals("--distributed")) {
+        distributed = true;
+        continue;
+      }
       String v = i + 1 < args.length ? args[i + 1] : null;
       if (v == null && !a.equals("--help")) {
         usage("missing value after " + a);
       }
+      averagingGiven |= a.equals("--averaging");
       switch (a) {
         case "--epochs": epochs = Integer.parseInt(v); break;
         case "--batch": batch = Integer.parseInt(v); break;
@@ -84,10 +106,21 @@ public final class LeNetMnist {
         case "--dtype": dtype = DType.fromName(v); break;
         case "--data": data = Path.of(v); break;
         case "--save": save = new File(v); break;
+        case "--checkpoint": checkpoint = Path.of(v); break;
         case "--help": usage(null); break;
         default: usage("unknown option " + a);
       }
       ++i;
+    }
+    if (distributed) {
+      if (workers > 1) {
+        usage("--distributed trains one replica per process: --workers does not apply");
+      }
+      distributed(epochs, batch, averagingGiven ? averaging : 0, threads, seed, dtype, data, save, checkpoint);
+      return;
+    }
+    if (checkpoint != null) {
+      usage("--checkpoint goes with --distributed");
     }
     if (threads > 0) {
       Ndrt.setConfig("cpu.threads", Integer.toString(threads));
@@ -155,12 +188,101 @@ public final class LeNetMnist {
     }
   }
 
+  /**
+   * One rank of {@code --distributed}: the same network on every rank, the train part sharded by
+   * global batch, the test part shared out for the summed evaluation; rank 0 prints.
+   */
+  private static void distributed(int epochs, int batch, int averaging, int threads, long seed, DType dtype, Path data,
+      File save, Path checkpoint) throws Exception {
+    // Ranks x threads must not oversubscribe the cores: one intra-op thread per rank by default.
+    Ndrt.setConfig("cpu.threads", Integer.toString(threads > 0 ? threads : 1));
+    Device.cpu().attach();
+    try (Communicator world = Communicator.world()) {
+      int rank = world.rank();
+      int size = world.size();
+      if (batch % size != 0) {
+        usage("--batch " + batch + " (the global minibatch) must be a multiple of the " + size + " ranks");
+      }
+      int perRank = batch / size;
+      boolean quiet = rank != 0;
+      MnistDataSetIterator.Builder b = MnistDataSetIterator.builder().seed(seed);
+      if (data != null) {
+        b.dataDir(data);
+      }
+      // Rank 0 fetches and converts the data first; the others read what it wrote.
+      MnistDataSetIterator trainPart = rank == 0 ? b.train(true).build() : null;
+      world.barrier();
+      if (trainPart == null) {
+        trainPart = b.train(true).build();
+      }
+      MnistDataSetIterator testPart = b.train(false).build();
+      if (!quiet) {
+        System.out.printf(Locale.ROOT, "ndrt %s | %d ranks | cpu threads %s per rank | %s%n", Ndrt.version(), size,
+            Ndrt.config("cpu.threads"), averaging > 0 ? "parameter averaging every " + averaging + " minibatches"
+                : "gradient sharing");
+      }
+      try (ShardedDataSetIterator train = new ShardedDataSetIterator(trainPart.examples(), perRank, rank, size, seed);
+           ShardedDataSetIterator test = ShardedDataSetIterator.builder(testPart.examples()).batchSize(perRank)
+               .rank(rank, size).shuffle(false).dropLast(false).build();
+           MultiLayerNetwork net = new MultiLayerNetwork(lenet(seed, dtype))) {
+        net.init();
+        if (!quiet) {
+          System.out.printf(Locale.ROOT, "LeNet: %d parameters; train %d, test %d digits; batch %d = %d ranks x %d%n",
+              net.numParams(), trainPart.numExamples(), testPart.numExamples(), batch, size, perRank);
+        }
+        ProgressBarListener progress = new ProgressBarListener(epochs);
+        DistributedTrainer.Builder tb = new DistributedTrainer.Builder(net, world).listeners(progress);
+        if (averaging > 0) {
+          tb.parameterAveraging(averaging).saveUpdater(true);
+        } else {
+          tb.gradientSharing();
+        }
+        if (checkpoint != null) {
+          tb.checkpointDir(checkpoint).checkpointEvery(100);
+        }
+        DistributedTrainer trainer = tb.build();
+        Evaluation eval = null;
+        double imagesPerSecond = 0;
+        double seconds = 0;
+        int timed = 0;
+        while (net.getEpochCount() < epochs) {
+          trainer.fit(train, net.getEpochCount() + 1); // one more epoch (fit counts epochs in all)
+          if (!Double.isNaN(progress.lastEpochSeconds())) {
+            imagesPerSecond += progress.lastEpochImagesPerSecond();
+            seconds += progress.lastEpochSeconds();
+            ++timed;
+          }
+          eval = trainer.evaluate(test);
+          if (!quiet) {
+            System.out.printf(Locale.ROOT, "epoch %d: test accuracy %.4f, F1 %.4f%n", net.getEpochCount(), eval.accuracy(),
+                eval.f1());
+          }
+        }
+        if (!quiet && eval != null) {
+          System.out.println();
+          System.out.println(eval.stats());
+          if (timed > 0) {
+            System.out.printf(Locale.ROOT, "training: %.1f s, %.0f images/s over all ranks (mean over %d epochs)%n", seconds,
+                imagesPerSecond / timed, timed);
+          }
+          System.out.printf(Locale.ROOT, "final test accuracy: %.4f%n", eval.accuracy());
+        }
+        if (save != null && rank == 0) {
+          net.save(save);
+          System.out.println("saved to " + save);
+        }
+      }
+    }
+  }
+
   private static void usage(String error) {
     if (error != null) {
       System.err.println("LeNetMnist: " + error);
     }
     System.err.println("usage: LeNetMnist [--epochs 3] [--batch 64] [--workers N] [--averaging 5] [--threads T] "
         + "[--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE]");
+    System.err.println("       packaging/mpirun.sh -np N java ... LeNetMnist --distributed [--averaging k] [--checkpoint DIR] "
+        + "[--epochs 3] [--batch 64] [--threads 1] ...");
     System.exit(error == null ? 0 : 2);
   }
 }

@@ -28,6 +28,9 @@ import org.ndrt.nn.conf.MultiLayerConfiguration;
  * precision's clean-step and skipped-step counts, each layer's random stream offset, and which of
  * the layers' random streams the network draws from, "randomStream" (see RandomStreams).
  *
+ * <p>Further entries may follow (a distributed checkpoint's checkpoint.json, see TrainerSupport):
+ * load ignores them. The zip is written to a temporary file, synced, and renamed over the target.
+ *
  * <p>Zips written before the last four keys existed still load: a missing "cleanSteps" or
  * "skippedSteps" reads as 0, a missing "randomStream" as 0 (the only stream there was), and without
  * "randomOffsets" every layer's random stream starts again at offset 0 (the old behaviour: dropout
@@ -36,6 +39,7 @@ import org.ndrt.nn.conf.MultiLayerConfiguration;
  */
 final class ModelSerializer {
   private static final byte[] MAGIC = "NDRTF32\0".getBytes(StandardCharsets.US_ASCII);
+  private static final List<String> REQUIRED = List.of("configuration.json", "params.bin", "updater.bin", "state.json");
 
   private ModelSerializer() {}
 
@@ -52,6 +56,8 @@ final class ModelSerializer {
     long skippedSteps;
     long[] randomOffsets; // per layer; null: not in the zip (written before they were saved)
     int randomStream; // the same for every layer; 0 when not in the zip
+    /** Further entries (name -> bytes): written after the four above; on reading, every other entry. */
+    Map<String, byte[]> extra = new LinkedHashMap<>();
   }
 
   /** Saves an initialised network (MultiLayerNetwork.save). */
@@ -100,11 +106,21 @@ final class ModelSerializer {
     st.put("randomOffsets", s.randomOffsets);
     st.put("randomStream", s.randomStream);
     File tmp = new File(file.getPath() + ".tmp");
-    try (ZipOutputStream z = new ZipOutputStream(new BufferedOutputStream(new FileOutputStream(tmp)))) {
+    FileOutputStream fos = new FileOutputStream(tmp);
+    try (ZipOutputStream z = new ZipOutputStream(new BufferedOutputStream(fos))) {
       entry(z, "configuration.json", s.conf.toJson().getBytes(StandardCharsets.UTF_8));
       entry(z, "params.bin", floats(s.params));
       entry(z, "updater.bin", floats(s.updater));
       entry(z, "state.json", Json.write(st).getBytes(StandardCharsets.UTF_8));
+      for (Map.Entry<String, byte[]> e : s.extra.entrySet()) {
+        if (REQUIRED.contains(e.getKey())) {
+          throw new IllegalArgumentException("ModelSerializer: extra entry " + e.getKey() + " clashes with a model entry");
+        }
+        entry(z, e.getKey(), e.getValue());
+      }
+      z.finish();
+      z.flush();
+      fos.getFD().sync();  // on disk before the rename makes it the file
     }
     if (!tmp.renameTo(file)) {  // the old file stays whole until the new one is complete
       java.nio.file.Files.move(tmp.toPath(), file.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -133,7 +149,7 @@ final class ModelSerializer {
     } catch (java.util.zip.ZipException e) {
       throw new IOException(file + ": not a saved ndrt model (" + e.getMessage() + ")", e);
     }
-    for (String need : List.of("configuration.json", "params.bin", "updater.bin", "state.json")) {
+    for (String need : REQUIRED) {
       if (!entries.containsKey(need)) {
         throw new IOException(file + ": not a saved ndrt model (no " + need + ")");
       }
@@ -159,6 +175,11 @@ final class ModelSerializer {
     }
     s.params = floats(file, "params.bin", entries.get("params.bin"));
     s.updater = floats(file, "updater.bin", entries.get("updater.bin"));
+    for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+      if (!REQUIRED.contains(e.getKey())) {
+        s.extra.put(e.getKey(), e.getValue());
+      }
+    }
     return s;
   }
 

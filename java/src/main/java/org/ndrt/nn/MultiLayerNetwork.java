@@ -72,6 +72,8 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private long updaterStep;
   private LossScaler scaler;
   private boolean closed;
+  private long[][] gradRanges;  // per layer: {offset, length, offset, length, ...} of its gradients in `grads`
+  private TrainerSupport.BackwardHook backwardHook;  // null unless a distributed trainer is fitting
 
   public MultiLayerNetwork(MultiLayerConfiguration conf) {
     if (conf == null) {
@@ -150,15 +152,22 @@ public final class MultiLayerNetwork implements AutoCloseable {
 
     long[] next = {0, sizes[0], sizes[0] + sizes[1], t};
     long drawn = 0;  // random numbers drawn so far: each weight gets its own part of the seed's stream
+    gradRanges = new long[layers.length][];
     for (int i = 0; i < layers.length; ++i) {
       List<ParamSpec> l = specs[i];
       Tensor[] pv = new Tensor[l.size()];
       Tensor[] gv = new Tensor[l.size()];
+      long[] ranges = new long[0];
       for (int j = 0; j < l.size(); ++j) {
         ParamSpec s = l.get(j);
         int grp = group(s);
         long off = next[grp];
         next[grp] += s.numel();
+        if (s.kind != ParamSpec.Kind.STATE) {
+          ranges = Arrays.copyOf(ranges, ranges.length + 2);
+          ranges[ranges.length - 2] = off;
+          ranges[ranges.length - 1] = s.numel();
+        }
         Tensor master = view(params, off, s.shape);
         if (randomize) {
           if (s.kind == ParamSpec.Kind.WEIGHT) {
@@ -173,6 +182,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
         gv[j] = s.kind == ParamSpec.Kind.STATE ? null : compute ? view(computeGrads, off, s.shape) : view(grads, off, s.shape);
       }
       layers[i].bind(pv, gv);
+      gradRanges[i] = ranges;
     }
   }
 
@@ -308,8 +318,18 @@ public final class MultiLayerNetwork implements AutoCloseable {
     LayerImpl out = layers[layers.length - 1];
     score = Layers.loss(out, labels).item();
     Tensor dy = Layers.backwardFromLoss(out, labels, scaler.scaleTensor(), layers.length > 1);
+    TrainerSupport.BackwardHook hook = backwardHook;
+    if (hook != null) {
+      hook.layerDone(layers.length - 1);
+    }
     for (int i = layers.length - 2; i >= 0; --i) {
       dy = layers[i].backward(dy, i > 0);
+      if (hook != null) {
+        hook.layerDone(i);
+      }
+    }
+    if (hook != null) {
+      hook.beforeUpdate();
     }
     if (!mixed || unscaleAndCheck()) {
       update();
@@ -518,6 +538,33 @@ public final class MultiLayerNetwork implements AutoCloseable {
     c.restore(trainingState());
     c.score = score;
     return c;
+  }
+
+  /** TrainerSupport: the hook fit(DataSet) calls during backward (null: none). */
+  void setBackwardHook(TrainerSupport.BackwardHook hook) {
+    ensureInit();
+    backwardHook = hook;
+  }
+
+  /** TrainerSupport: the flat f32 gradient vector (trained parameters only). */
+  Tensor gradients() {
+    ensureInit();
+    return grads;
+  }
+
+  /** TrainerSupport: per layer, {offset, length} pairs of its gradients in {@link #gradients()}. */
+  long[][] gradientRanges() {
+    ensureInit();
+    long[][] c = new long[gradRanges.length][];
+    for (int i = 0; i < c.length; ++i) {
+      c[i] = gradRanges[i].clone();
+    }
+    return c;
+  }
+
+  /** Whether the network computes in f16/bf16 (mixed precision). */
+  boolean isMixedPrecision() {
+    return mixed;
   }
 
   /** The layers' compute side (RandomStreams reaches their random streams through it). */

@@ -300,4 +300,32 @@ class MnistDataSetIteratorTest {
     IOException missing = assertThrows(IOException.class, () -> builder().images(dir.resolve("nope")).build());
     assertTrue(missing.getMessage().contains("nope"), missing.getMessage());
   }
+
+  @Test
+  void examplesAreThePartInSplitOrder() throws IOException {
+    try (MnistDataSetIterator it = builder().batchSize(64).train(false).seed(7).numExamples(150).build()) {
+      ExampleSource ex = it.examples();
+      assertEquals(150, ex.size());
+      assertArrayEquals(new long[] {P}, ex.featureShape());
+      assertEquals(10, ex.labelWidth());
+      float[] f = new float[P];
+      float[] l = new float[12];
+      java.util.Arrays.fill(l, 7f); // the label row is overwritten whole, the rest left alone
+      int k = 0;
+      while (it.hasNext()) {
+        try (DataSet ds = it.next()) {
+          float[] rows = ds.features().toFloatArray();
+          float[] labels = ds.labels().toFloatArray();
+          for (int r = 0; r < ds.numExamples(); r++, k++) {
+            ex.copy(k, f, 0, l, 1);
+            assertArrayEquals(java.util.Arrays.copyOfRange(rows, r * P, (r + 1) * P), f, "example " + k);
+            assertArrayEquals(java.util.Arrays.copyOfRange(labels, r * 10, (r + 1) * 10), java.util.Arrays.copyOfRange(l, 1, 11));
+            assertEquals(7f, l[0]);
+            assertEquals(7f, l[11]);
+          }
+        }
+      }
+      assertEquals(150, k);
+    }
+  }
 }

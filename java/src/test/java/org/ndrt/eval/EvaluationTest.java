@@ -284,4 +284,18 @@ class EvaluationTest {
   private static String f4(double v) {
     return String.format(Locale.ROOT, "%.4f", v);
   }
+
+  @Test
+  void fromConfusionMatrixHoldsTheCounts() {
+    Evaluation direct = new Evaluation(3);
+    direct.eval(new int[] {0, 0, 1, 2, 2, 2}, new int[] {0, 1, 1, 2, 0, 2});
+    Evaluation rebuilt = Evaluation.fromConfusionMatrix(direct.getConfusionMatrix());
+    assertEquals(direct.numExamples(), rebuilt.numExamples());
+    assertEquals(direct.accuracy(), rebuilt.accuracy());
+    assertEquals(direct.f1(), rebuilt.f1());
+    assertEquals(direct.stats(), rebuilt.stats());
+    assertThrows(IllegalArgumentException.class, () -> Evaluation.fromConfusionMatrix(new long[][] {{1, 2}, {3}}));
+    assertThrows(IllegalArgumentException.class, () -> Evaluation.fromConfusionMatrix(new long[][] {{1, -1}, {0, 0}}));
+    assertThrows(IllegalArgumentException.class, () -> Evaluation.fromConfusionMatrix(new long[0][]));
+  }
 }
