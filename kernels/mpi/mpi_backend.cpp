@@ -76,9 +76,10 @@ ndrt_mpi_group init(const ndrt_mpi_host* host) {
   int initialised = 0, provided = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
-    // Open MPI, and UCX when Open MPI picks it (clusters with InfiniBand), catch SIGSEGV/SIGBUS/
-    // SIGFPE/SIGILL to print a stack; a JVM takes SIGSEGV for its implicit null checks and
-    // safepoints, so their handlers would kill it. Off unless the user asked for them.
+    // A JVM takes SIGSEGV for its implicit null checks and safepoints. UCX (which Open MPI picks
+    // on clusters with InfiniBand) replaces the handlers of SIGSEGV/SIGBUS/SIGFPE/SIGILL with its
+    // own, which kills the JVM (java_mpi_jvm_signals_ucx); Open MPI's own handlers, which it
+    // installs only where none is, are off too. Both unless the user set them.
     setenv("OMPI_MCA_opal_signal", "", 0);
     setenv("UCX_ERROR_SIGNALS", "", 0);
     int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
