@@ -3,6 +3,7 @@
 // stays blocked on a lost peer. The MPI calls are the blocking ones on purpose: Open MPI's
 // non-blocking collectives run other algorithms, 1.5-2x slower here.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -42,8 +43,9 @@ struct Job {
   int64_t bytes = 0;            // on the wire, per rank (for messages)
   const char* impl = "mpi";     // profiler: "mpi" (zero-copy) or "mpi-staged"
   std::function<void()> run;
-  // Completion, guarded by the communicator's mutex.
+  // Completion, guarded by the communicator's mutex (`finished` mirrors `done` for spinning waiters).
   bool done = false;
+  std::atomic<bool> finished{false};
   ndrt_status status = NDRT_OK;
   std::string message;
 };
@@ -56,6 +58,7 @@ struct Comm {
   std::mutex mu;
   std::condition_variable cv;  // queue changes, job completions, breakage
   std::deque<std::shared_ptr<Job>> queue;
+  std::atomic<int64_t> queued{0};  // queue.size(), readable without the mutex
   std::shared_ptr<Job> running;
   int64_t running_since_ns = 0;
   bool broken = false;  // a collective timed out: nothing more runs on this group
