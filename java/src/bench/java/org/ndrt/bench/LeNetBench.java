@@ -8,14 +8,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.ndrt.DType;
 import org.ndrt.Ndrt;
 import org.ndrt.capi.NdrtC;
+import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
+import org.ndrt.data.ExampleSource;
 import org.ndrt.data.IdxFile;
 import org.ndrt.data.MnistDataSetIterator;
+import org.ndrt.data.ShardedDataSetIterator;
+import org.ndrt.distributed.Communicator;
+import org.ndrt.distributed.DistributedTrainer;
+import org.ndrt.distributed.ReduceOp;
 import org.ndrt.examples.LeNetMnist;
 import org.ndrt.nn.MultiLayerNetwork;
 
@@ -27,6 +38,9 @@ import org.ndrt.nn.MultiLayerNetwork;
  * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench speed [--threads T] [--iters 100]
  *      [--warmup 20] [--reps 5] [--max-seconds 0] [--batch 64] [--seed 123] [--data DIR] [--profile 0|1]
  * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]
+ * mpirun -np N java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench dist-speed --split DIR [--threads 1]
+ *      [--iters 100] [--warmup 20] [--reps 5] [--batch 64] [--averaging k] [--bucket-bytes B] [--seed 123]
+ *      [--profile FILE] [--profile-steps 10]
  * </pre>
  *
  * <p>{@code speed}: trains {@code LeNetMnist.lenet(seed, F32)} on minibatches of the train part,
@@ -42,6 +56,29 @@ import org.ndrt.nn.MultiLayerNetwork;
  * per call) and OpenBLAS's (pinned to one inside ndrt's tiled GEMMs). {@code --profile 1} adds one
  * more run of {@code iters} steps with the runtime's profiler on and prints its per-op summary to
  * stderr (not counted in the JSON lines: the profiler costs time).
+ *
+ * <p>{@code dist-speed} (every rank of an MPI job; tests/bench/run_lenet_dist.sh runs it beside
+ * tests/bench/lenet_ddp_torch.py): {@link DistributedTrainer} with gradient sharing (default bucket
+ * size, or {@code --bucket-bytes}) or parameter averaging every k minibatches ({@code --averaging k}),
+ * {@code --batch} examples per rank and step, {@code --threads} intra-op threads per rank (default 1),
+ * on the train part of the split {@code export-split} wrote ({@code --split}): a {@link
+ * ShardedDataSetIterator} without shuffling, so rank r's minibatch j is examples {@code [(j * N + r)
+ * * b, (j * N + r + 1) * b)}, the slices the DDP peer takes. After {@code warmup} steps, {@code reps}
+ * timed runs of {@code iters} steps, each one {@code fit()} call between two barriers (with parameter
+ * averaging a run ends at the first averaging at or after {@code iters} steps; the JSON line gives
+ * the steps done). Rank 0 prints one JSON line per run: {@code {"impl":"ndrt-java-dist","ranks":N,
+ * "img_s": images of all ranks per second, ...}} with {@code cpu_util} summed over the ranks (the
+ * cores the job kept busy), {@code others_busy} (cores other processes kept busy meanwhile), and
+ * {@code next_ms}: what one minibatch of the iterator costs (it is built inside the timed steps; measured
+ * before training). {@code --profile FILE}: {@code --profile-steps} more steps with the runtime's
+ * profiler on in every rank: the ops of the training thread and the collectives, which the runtime
+ * records on the communicator's thread (backend "mpi"). Rank 0 writes one Chrome trace of all ranks
+ * to FILE (pid = rank; the ranks must share the file system, as on one host) and prints to stderr
+ * its profiler summary and, per rank, where a step's wall time goes: ops on the training thread
+ * (compute), collectives overlapped with them, collectives the training thread had no op beside
+ * (exposed communication: it waits, or does Java work), and the rest (Java, data, idle); and per
+ * collective its mean and fastest time (the fastest is close to the transfer itself; the rest of the
+ * mean is mostly waiting for the other ranks to arrive).
  *
  * <p>{@code export-split}: writes the train and test parts of the iterator's split (seed, 80/20), each
  * in split order (no per-epoch shuffle), as unsigned-byte IDX files {@code train-images-idx3-ubyte},
@@ -64,6 +101,9 @@ public final class LeNetBench {
       }
       exportDir = args[1];
       first = 2;
+    } else if (mode.equals("dist-speed")) {
+      DistSpeed.main(args);
+      return;
     } else if (!mode.equals("speed")) {
       usage("unknown mode " + mode);
     }
@@ -211,6 +251,348 @@ public final class LeNetBench {
     }
   }
 
+  // ------------------------------------------------------------------------------ dist-speed
+
+  /** The dist-speed mode: options, timed runs, profile (see the class comment). */
+  static final class DistSpeed {
+    int threads = 1;
+    int iters = 100;
+    int warmup = 20;
+    int reps = 5;
+    int batch = 64;
+    int averaging; // 0: gradient sharing
+    long bucketBytes = DistributedTrainer.DEFAULT_BUCKET_BYTES;
+    long seed = 123;
+    Path split;
+    Path profile;
+    int profileSteps = 10;
+
+    private Communicator world;
+    private int rank;
+    private int size;
+
+    static void main(String[] args) throws IOException {
+      DistSpeed o = new DistSpeed();
+      for (int i = 1; i < args.length; i += 2) {
+        String a = args[i];
+        if (i + 1 >= args.length) {
+          usage("missing value after " + a);
+        }
+        String v = args[i + 1];
+        try {
+          switch (a) {
+            case "--threads": o.threads = positive(a, Integer.parseInt(v)); break;
+            case "--iters": o.iters = positive(a, Integer.parseInt(v)); break;
+            case "--warmup": o.warmup = Integer.parseInt(v); break;
+            case "--reps": o.reps = positive(a, Integer.parseInt(v)); break;
+            case "--batch": o.batch = positive(a, Integer.parseInt(v)); break;
+            case "--averaging": o.averaging = positive(a, Integer.parseInt(v)); break;
+            case "--bucket-bytes": o.bucketBytes = Long.parseLong(v); break;
+            case "--seed": o.seed = Long.parseLong(v); break;
+            case "--split": o.split = Path.of(v); break;
+            case "--profile": o.profile = Path.of(v); break;
+            case "--profile-steps": o.profileSteps = positive(a, Integer.parseInt(v)); break;
+            default: usage("unknown option " + a);
+          }
+        } catch (NumberFormatException e) {
+          usage("not a number after " + a + ": " + v);
+        }
+      }
+      if (o.split == null) {
+        usage("dist-speed needs --split DIR (written by export-split)");
+      }
+      if (o.warmup < 0 || o.bucketBytes < 1) {
+        usage("--warmup must be >= 0 and --bucket-bytes >= 1");
+      }
+      try {
+        o.run();
+      } catch (Throwable t) {
+        // One rank failing must end the job (mpirun stops the others), not leave it waiting.
+        System.err.println("LeNetBench dist-speed, rank " + o.rank + ":");
+        t.printStackTrace();
+        System.exit(1);
+      }
+      System.exit(0);
+    }
+
+    /** The train part of the split as examples (pixels / 255, one-hot labels). */
+    private static ExampleSource trainPart(Path split) throws IOException {
+      int[] dims = new int[3];
+      byte[] px = IdxFile.readUnsignedBytes(split.resolve("train-images-idx3-ubyte"), dims);
+      int[] ldims = new int[1];
+      byte[] lb = IdxFile.readUnsignedBytes(split.resolve("train-labels-idx1-ubyte"), ldims);
+      if (ldims[0] != dims[0]) {
+        throw new IOException(split + ": " + dims[0] + " train images but " + ldims[0] + " labels");
+      }
+      float[] x = new float[px.length];
+      for (int i = 0; i < px.length; ++i) {
+        x[i] = (px[i] & 0xff) / 255f;
+      }
+      int[] y = new int[lb.length];
+      for (int i = 0; i < lb.length; ++i) {
+        y[i] = lb[i] & 0xff;
+      }
+      return ExampleSource.of(x, new long[] {(long) dims[1] * dims[2]}, y, MnistDataSetIterator.NUM_CLASSES);
+    }
+
+    /** fit() until {@code steps} more iterations (the first synchronisation point at or after); the steps done. */
+    private long fit(DistributedTrainer t, MultiLayerNetwork net, ShardedDataSetIterator it, long steps) {
+      long before = net.getIterationCount();
+      t.fit(it, Integer.MAX_VALUE, before + steps);
+      return net.getIterationCount() - before;
+    }
+
+    private double sumOverRanks(double v) {
+      try (Tensor s = Tensor.from(new double[] {v}, 1)) {
+        world.allreduce(s, ReduceOp.SUM);
+        return s.toDoubleArray()[0];
+      }
+    }
+
+    void run() throws IOException {
+      Ndrt.setConfig("cpu.threads", Integer.toString(threads));
+      OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      world = Communicator.world();
+      rank = world.rank();
+      size = world.size();
+      ExampleSource data = trainPart(split);
+      String variant = averaging > 0 ? "avg" + averaging : "gs";
+      try (ShardedDataSetIterator it = ShardedDataSetIterator.builder(data).batchSize(batch).rank(rank, size)
+               .shuffle(false).build();
+           MultiLayerNetwork net = new MultiLayerNetwork(LeNetMnist.lenet(seed, DType.F32))) {
+        net.init();
+        // What a minibatch of the iterator costs (it is built inside every timed step).
+        long n0 = System.nanoTime();
+        int probes = Math.min(20, it.stepsPerEpoch());
+        for (int i = 0; i < probes; ++i) {
+          it.next().close();
+        }
+        double nextMs = (System.nanoTime() - n0) * 1e-6 / probes;
+        it.seek(0, 0);
+        DistributedTrainer.Builder b = new DistributedTrainer.Builder(net, world);
+        if (averaging > 0) {
+          b.parameterAveraging(averaging).saveUpdater(true);
+        } else {
+          b.gradientSharing().bucketBytes(bucketBytes);
+        }
+        DistributedTrainer t = b.build();
+        if (warmup > 0) {
+          fit(t, net, it, warmup);
+        }
+        for (int r = 0; r < reps; ++r) {
+          world.barrier();
+          long busy0 = systemBusyNs();
+          long cpu0 = os.getProcessCpuTime();
+          long t0 = System.nanoTime();
+          long done = fit(t, net, it, iters);
+          world.barrier();
+          double wall = (System.nanoTime() - t0) * 1e-9;
+          double cpu = (os.getProcessCpuTime() - cpu0) * 1e-9;
+          long busy1 = systemBusyNs();
+          double jobCpu = sumOverRanks(cpu); // outside the timed part
+          double others = busy0 < 0 || busy1 < 0 ? -1 : Math.max(0, (busy1 - busy0) * 1e-9 - jobCpu) / wall;
+          double loss = t.score();
+          if (!Double.isFinite(loss)) {
+            throw new IllegalStateException("training diverged: loss " + loss + " after run " + r);
+          }
+          if (rank == 0) {
+            System.out.printf(Locale.ROOT,
+                "{\"impl\":\"ndrt-java-dist\",\"variant\":\"%s\",\"ranks\":%d,\"threads\":%d,\"batch_per_rank\":%d,"
+                    + "\"bucket_bytes\":%d,\"iters\":%d,\"rep\":%d,\"img_s\":%.1f,\"ms_per_iter\":%.3f,\"cpu_util\":%.2f,"
+                    + "\"others_busy\":%.2f,\"next_ms\":%.3f,\"loss\":%.4f}%n",
+                variant, size, threads, batch, averaging > 0 ? 0 : bucketBytes, done, r,
+                (double) done * batch * size / wall, wall * 1e3 / done, jobCpu / wall, others, nextMs, loss);
+            System.out.flush();
+          }
+        }
+        if (profile != null) {
+          profile(t, net, it, variant);
+        }
+      }
+      world.close();
+    }
+
+    private static final Pattern EVENT = Pattern.compile(
+        "\\{\"name\":\"([^\"]*)\",\"cat\":\"([^\"]*)\",\"ph\":\"X\",\"ts\":([0-9.eE+-]+),\"dur\":([0-9.eE+-]+),\"pid\":1,"
+            + "\"tid\":([0-9]+),\"args\":\\{\"impl\":\"([^\"]*)\",\"dtype\":\"([^\"]*)\",\"shapes\":\"((?:[^\"\\\\]|\\\\.)*)\"\\}\\}");
+
+    /** One profiler record of a trace: op, backend, start and length (us), thread, shapes. */
+    private record Ev(String name, String cat, double ts, double dur, long tid, String impl, String dtype, String shapes) {}
+
+    /** Total length of the union of intervals (sorted copies; [start, end] pairs). */
+    private static double union(List<double[]> iv) {
+      List<double[]> s = new ArrayList<>(iv);
+      s.sort((a, b) -> Double.compare(a[0], b[0]));
+      double total = 0;
+      double cs = Double.NaN;
+      double ce = Double.NaN;
+      for (double[] x : s) {
+        if (Double.isNaN(cs) || x[0] > ce) {
+          if (!Double.isNaN(cs)) {
+            total += ce - cs;
+          }
+          cs = x[0];
+          ce = x[1];
+        } else {
+          ce = Math.max(ce, x[1]);
+        }
+      }
+      return Double.isNaN(cs) ? total : total + ce - cs;
+    }
+
+    /**
+     * {@code profileSteps} more steps with the profiler on in every rank; each rank turns its trace into
+     * part of the job's (pid = rank, named threads) and measures where its time went; rank 0 joins the
+     * parts into {@code profile} and prints its profiler summary and every rank's breakdown.
+     */
+    private void profile(DistributedTrainer t, MultiLayerNetwork net, ShardedDataSetIterator it, String variant)
+        throws IOException {
+      world.barrier();
+      Ndrt.clearProfiler();
+      Ndrt.setProfilerEnabled(true);
+      long t0 = System.nanoTime();
+      long done;
+      try {
+        done = fit(t, net, it, profileSteps);
+      } finally {
+        Ndrt.setProfilerEnabled(false);
+      }
+      long t1 = System.nanoTime();
+      String summary = Ndrt.profilerSummary();
+      Path raw = Files.createTempFile("ndrt-lenet-dist-trace-", ".json");
+      List<Ev> evs = new ArrayList<>();
+      try {
+        Ndrt.writeProfilerTrace(raw.toString());
+        for (String line : Files.readAllLines(raw)) {
+          Matcher m = EVENT.matcher(line);
+          if (m.find()) {
+            evs.add(new Ev(m.group(1), m.group(2), Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)),
+                Long.parseUnsignedLong(m.group(5)), m.group(6), m.group(7), m.group(8)));
+          }
+        }
+      } finally {
+        Files.deleteIfExists(raw);
+      }
+      // The training thread: the one with the most op time (ops run on the calling thread).
+      Map<Long, Double> opTime = new HashMap<>();
+      Long commTid = null;
+      for (Ev e : evs) {
+        if (e.cat().equals("mpi")) {
+          commTid = commTid == null ? e.tid() : commTid;
+        } else {
+          opTime.merge(e.tid(), e.dur(), Double::sum);
+        }
+      }
+      long mainTid = opTime.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(-1L);
+      // Window: the fit() call (System.nanoTime and the profiler's steady clock are both CLOCK_MONOTONIC
+      // on Linux); the events' own extent if they do not fall inside it.
+      double w0 = t0 / 1e3;
+      double w1 = t1 / 1e3;
+      double e0 = evs.stream().mapToDouble(Ev::ts).min().orElse(w0);
+      double e1 = evs.stream().mapToDouble(e -> e.ts() + e.dur()).max().orElse(w1);
+      if (e0 < w0 - 1e3 || e1 > w1 + 1e3) {
+        w0 = e0;
+        w1 = e1;
+      }
+      List<double[]> compute = new ArrayList<>();
+      List<double[]> comm = new ArrayList<>();
+      List<double[]> both = new ArrayList<>();
+      Map<String, double[]> perCollective = new TreeMap<>(); // name + shapes -> calls, total, min
+      for (Ev e : evs) {
+        double[] iv = {Math.max(w0, e.ts()), Math.min(w1, e.ts() + e.dur())};
+        if (iv[1] <= iv[0]) {
+          continue;
+        }
+        if (e.cat().equals("mpi")) {
+          comm.add(iv);
+          String key = e.name() + " " + e.shapes().replaceAll(" rank [0-9]+/[0-9]+$", "");
+          double[] a = perCollective.computeIfAbsent(key, k -> new double[] {0, 0, Double.MAX_VALUE});
+          a[0] += 1;
+          a[1] += e.dur();
+          a[2] = Math.min(a[2], e.dur());
+        } else if (e.tid() == mainTid) {
+          compute.add(iv);
+        } else {
+          continue;
+        }
+        both.add(iv);
+      }
+      double wall = w1 - w0;
+      double cu = union(compute);
+      double mu = union(comm);
+      double all = union(both);
+      double overlapped = cu + mu - all; // |compute and comm|
+      double exposed = mu - overlapped;
+      double other = wall - all;
+      // Every rank's numbers to rank 0 (ms per step): wall, compute, comm, overlapped, exposed, other.
+      double[] mine = {wall, cu, mu, overlapped, exposed, other};
+      double[] every;
+      try (Tensor in = Tensor.from(mine, mine.length); Tensor out = Tensor.zeros(DType.F64, (long) mine.length * size)) {
+        world.allgather(in, out);
+        every = out.toDoubleArray();
+      }
+      // This rank's part of the job's trace: pid = rank; threads renumbered (the runtime's ids are
+      // 64-bit hashes, beyond what JSON readers keep exactly): 1 training, 2 communicator, 3.. others.
+      Map<Long, Integer> tids = new HashMap<>();
+      tids.put(mainTid, 1);
+      if (commTid != null) {
+        tids.putIfAbsent(commTid, 2);
+      }
+      for (Ev e : evs) {
+        tids.putIfAbsent(e.tid(), tids.size() + 1);
+      }
+      Path part = Path.of(profile + ".rank" + rank);
+      StringBuilder sb = new StringBuilder();
+      sb.append(String.format(Locale.ROOT, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"rank %d\"}}",
+          rank, rank));
+      for (Map.Entry<Long, Integer> e : tids.entrySet()) {
+        String what = e.getKey() == mainTid ? "training thread" : e.getKey().equals(commTid) ? "communicator thread" : "other";
+        sb.append(String.format(Locale.ROOT, ",%n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+            + "\"args\":{\"name\":\"%s\"}}", rank, e.getValue(), what));
+      }
+      for (Ev e : evs) {
+        sb.append(String.format(Locale.ROOT, ",%n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+            + "\"pid\":%d,\"tid\":%d,\"args\":{\"impl\":\"%s\",\"dtype\":\"%s\",\"shapes\":\"%s\"}}", e.name(), e.cat(),
+            e.ts(), e.dur(), rank, tids.get(e.tid()), e.impl(), e.dtype(), e.shapes()));
+      }
+      Files.writeString(part, sb.toString());
+      world.barrier();
+      if (rank != 0) {
+        return;
+      }
+      StringBuilder job = new StringBuilder("{\"traceEvents\":[\n");
+      int joined = 0;
+      for (int r = 0; r < size; ++r) {
+        Path p = Path.of(profile + ".rank" + r);
+        if (Files.isRegularFile(p)) {
+          job.append(joined++ > 0 ? ",\n" : "").append(Files.readString(p));
+          Files.delete(p);
+        }
+      }
+      job.append("\n],\"displayTimeUnit\":\"ms\"}\n");
+      Files.writeString(profile, job.toString());
+      System.err.printf(Locale.ROOT, "profile: %d steps of %s, %d ranks x %d examples, %d thread(s) per rank; rank 0's"
+          + " profiler summary:%n%s%n", done, variant, size, batch, threads, summary);
+      System.err.printf(Locale.ROOT, "where a step's time goes (ms per step; comm = collectives on the communicator's"
+          + " thread, overlapped = while the training thread ran an op, exposed = while it ran none):%n");
+      System.err.printf(Locale.ROOT, "%4s %8s %9s %8s %11s %8s %8s%n", "rank", "wall", "compute", "comm", "overlapped",
+          "exposed", "other");
+      for (int r = 0; r < size; ++r) {
+        double[] v = Arrays.copyOfRange(every, 6 * r, 6 * r + 6);
+        System.err.printf(Locale.ROOT, "%4d %8.2f %9.2f %8.2f %11.2f %8.2f %8.2f%n", r, v[0] / 1e3 / done,
+            v[1] / 1e3 / done, v[2] / 1e3 / done, v[3] / 1e3 / done, v[4] / 1e3 / done, v[5] / 1e3 / done);
+      }
+      System.err.printf(Locale.ROOT, "rank 0's collectives (mean vs fastest: the fastest is near the transfer itself,"
+          + " the rest mostly waiting for the other ranks):%n");
+      for (Map.Entry<String, double[]> c : perCollective.entrySet()) {
+        double[] a = c.getValue();
+        System.err.printf(Locale.ROOT, "  %-70s %4.0f calls, mean %8.1f us, fastest %8.1f us%n", c.getKey(), a[0],
+            a[1] / a[0], a[2]);
+      }
+      System.err.printf(Locale.ROOT, "trace of %d rank(s) -> %s%n", joined, profile);
+    }
+  }
+
   /**
    * Busy cpu time of the whole machine so far (user, nice, system, irq, softirq, steal from the first
    * line of /proc/stat, at the usual 100 ticks per second), in ns; -1 where it cannot be read.
@@ -306,7 +688,10 @@ public final class LeNetBench {
     }
     System.err.println("usage: LeNetBench speed [--threads T] [--iters 100] [--warmup 20] [--reps 5]\n"
         + "                        [--max-seconds 0] [--batch 64] [--seed 123] [--data DIR] [--profile 0|1]\n"
-        + "       LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]");
+        + "       LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]\n"
+        + "       mpirun -np N ... LeNetBench dist-speed --split DIR [--threads 1] [--iters 100] [--warmup 20] [--reps 5]\n"
+        + "                        [--batch 64 (per rank)] [--averaging k] [--bucket-bytes B] [--seed 123]\n"
+        + "                        [--profile FILE] [--profile-steps 10]");
     System.exit(error == null ? 0 : 2);
   }
 }

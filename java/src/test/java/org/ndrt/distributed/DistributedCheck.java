@@ -52,6 +52,10 @@ import org.ndrt.nn.updater.Updater;
  * {@code checkpoint} (stopped and resumed runs equal uninterrupted ones). Each named check that
  * fails on any rank counts once; rank 0 prints "distributed CHECK: N passed, M failed", and every
  * rank exits 1 when M > 0 (an exception exits at once, which ends the job).
+ *
+ * <p>For java/tests/kill_restart.sh: {@code train} (one training job with checkpoints, optionally
+ * with a rank that sends itself SIGKILL or SIGSTOP; rank 0 writes the final state to a file) and
+ * {@code compare A B} (no MPI: bit-identical, or within given tolerances).
  */
 public final class DistributedCheck {
   /**
@@ -84,8 +88,17 @@ public final class DistributedCheck {
 
   public static void main(String[] args) {
     List<String> checks = List.of("api", "equality", "averaging_sgd", "averaging_nesterovs", "jvm_signals", "checkpoint");
-    if (args.length != 1 || !checks.contains(args[0])) {
+    if (args.length >= 1 && args[0].equals("compare")) {
+      System.exit(compare(args)); // no MPI: two files of `train --out`
+      return;
+    }
+    TrainJob job = null;
+    if (args.length >= 1 && args[0].equals("train")) {
+      job = TrainJob.parse(args);
+    } else if (args.length != 1 || !checks.contains(args[0])) {
       System.err.println("usage: DistributedCheck " + String.join("|", checks));
+      System.err.println("       DistributedCheck train " + TrainJob.USAGE);
+      System.err.println("       DistributedCheck compare " + COMPARE_USAGE);
       System.exit(2);
     }
     String check = args[0];
@@ -107,6 +120,7 @@ public final class DistributedCheck {
         case "averaging_nesterovs": averagingNesterovs(); break;
         case "jvm_signals": jvmSignals(); break;
         case "checkpoint": checkpoint(); break;
+        case "train": train(job); break;
         default: throw new AssertionError(check);
       }
       failures = tally(check);
@@ -754,5 +768,287 @@ public final class DistributedCheck {
       }
     }
     Files.deleteIfExists(p);
+  }
+
+  // ------------------------------------------------------------- train, compare (kill_restart.sh)
+  //
+  // java/tests/kill_restart.sh drives these from bash: `train` is one training job of the test (run
+  // under mpirun; uninterrupted, killed, or restarted from its checkpoint directory), `compare` (no
+  // MPI) compares two jobs' final states.
+
+  static final String COMPARE_USAGE = "A B [--l2 TOL] [--max TOL]   (exit 0: bit-identical, or within both tolerances)";
+
+  /** Options of {@code train}. */
+  static final class TrainJob {
+    static final String USAGE = "--steps N --checkpoint DIR --out FILE [--averaging K] [--net lenet|mlp]\n"
+        + "                             [--die-at M [--die-rank 1] [--die-signal KILL|STOP]]";
+    int steps = -1;
+    Path checkpoint;
+    Path out;
+    int averaging; // 0: gradient sharing
+    String net = "lenet";
+    long dieAt = -1;
+    int dieRank = 1;
+    String dieSignal = "KILL";
+
+    static TrainJob parse(String[] args) {
+      TrainJob j = new TrainJob();
+      try {
+        for (int i = 1; i < args.length; i += 2) {
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException("missing value after " + args[i]);
+          }
+          String v = args[i + 1];
+          switch (args[i]) {
+            case "--steps": j.steps = Integer.parseInt(v); break;
+            case "--checkpoint": j.checkpoint = Path.of(v); break;
+            case "--out": j.out = Path.of(v); break;
+            case "--averaging": j.averaging = Integer.parseInt(v); break;
+            case "--net": j.net = v; break;
+            case "--die-at": j.dieAt = Long.parseLong(v); break;
+            case "--die-rank": j.dieRank = Integer.parseInt(v); break;
+            case "--die-signal": j.dieSignal = v; break;
+            default: throw new IllegalArgumentException("unknown option " + args[i]);
+          }
+        }
+        if (j.steps < 1 || j.checkpoint == null || j.out == null) {
+          throw new IllegalArgumentException("--steps (>= 1), --checkpoint and --out are needed");
+        }
+        if (j.averaging < 0 || !List.of("lenet", "mlp").contains(j.net) || !List.of("KILL", "STOP").contains(j.dieSignal)) {
+          throw new IllegalArgumentException("bad --averaging, --net or --die-signal");
+        }
+      } catch (IllegalArgumentException e) { // NumberFormatException too
+        System.err.println("DistributedCheck train: " + e.getMessage());
+        System.err.println("usage: DistributedCheck train " + USAGE);
+        System.exit(2);
+      }
+      return j;
+    }
+
+    /** The iteration where fit(it, epochs, steps) stops: the first synchronisation point at or after steps. */
+    long stopsAt(int stepsPerEpoch) {
+      int k = averaging == 0 ? 1 : averaging;
+      long it = 0;
+      while (true) {
+        for (int pos = 0; pos < stepsPerEpoch; ) {
+          int round = Math.min(k, stepsPerEpoch - pos);
+          pos += round;
+          it += round;
+          if (it >= steps) {
+            return it;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * One job of kill_restart.sh: LeNet (or the small MLP with dropout) with Nesterovs on 700 synthetic
+   * digits, 2 x 32 per step (10 steps per epoch), gradient sharing or averaging every K steps,
+   * checkpoint every step (every averaging) into DIR, and a resume from DIR when a checkpoint is
+   * there; stops at the first synchronisation point at or after iteration N. Rank 0 writes the final
+   * state to FILE ({@link #writeState}). With {@code --die-at M}, rank R sends itself SIGKILL (or
+   * SIGSTOP) when it fetches the minibatch after iteration M: by then rank 0 has written (and
+   * confirmed, in the checkpoint's broadcast) every checkpoint up to iteration M.
+   */
+  static void train(TrainJob job) throws IOException {
+    ExampleSource data = job.net.equals("mlp") ? digits(700, 3) : digits(700, 1);
+    MultiLayerConfiguration conf = job.net.equals("mlp") ? mlp(5) : lenet(7, new Nesterovs(0.01, 0.9));
+    try (MultiLayerNetwork net = network(conf)) {
+      ExampleSource src = job.dieAt >= 0 && rank == job.dieRank ? dieAt(data, net, job) : data;
+      DistributedTrainer.Builder b = new DistributedTrainer.Builder(net, world).checkpointDir(job.checkpoint).checkpointEvery(1);
+      if (job.averaging > 0) {
+        b.parameterAveraging(job.averaging).saveUpdater(true);
+      } else {
+        b.gradientSharing();
+      }
+      DistributedTrainer t = b.build();
+      long expected;
+      long t0 = System.nanoTime();
+      try (ShardedDataSetIterator it = shard(src, 32, 99)) {
+        int spe = it.stepsPerEpoch();
+        expected = job.stopsAt(spe);
+        t.fit(it, (int) ((expected + spe - 1) / spe), job.steps);
+      }
+      String mode = job.averaging > 0 ? "averaging every " + job.averaging : "gradient sharing";
+      float[] p = net.params().toFloatArray();
+      float[] u = net.updaterState().toFloatArray();
+      info("train %s, %s: stopped at iteration %d (epoch %d) after %.1f s; parameters %s", job.net, mode,
+          net.getIterationCount(), net.getEpochCount(), (System.nanoTime() - t0) / 1e9, digest(p));
+      check(mode + ": stopped at iteration " + expected, net.getIterationCount() == expected,
+          "iteration " + net.getIterationCount());
+      check("replicas bit-identical across ranks (parameters, updater state)", sameOnAllRanks(p) && sameOnAllRanks(u));
+      if (rank == 0) {
+        writeState(job.out, net.getIterationCount(), net.getEpochCount(), p, u);
+      }
+    }
+  }
+
+  /** {@code data} that sends this process the signal when it is asked for an example after iteration {@code job.dieAt}. */
+  static ExampleSource dieAt(ExampleSource data, MultiLayerNetwork net, TrainJob job) {
+    return new ExampleSource() {
+      @Override
+      public int size() {
+        return data.size();
+      }
+
+      @Override
+      public long[] featureShape() {
+        return data.featureShape();
+      }
+
+      @Override
+      public int labelWidth() {
+        return data.labelWidth();
+      }
+
+      @Override
+      public int featureSize() {
+        return data.featureSize();
+      }
+
+      @Override
+      public void copy(int i, float[] features, int featureOffset, float[] labels, int labelOffset) {
+        if (net.getIterationCount() >= job.dieAt) {
+          signalSelf(job.dieSignal, net.getIterationCount());
+        }
+        data.copy(i, features, featureOffset, labels, labelOffset);
+      }
+    };
+  }
+
+  /** SIGKILL or SIGSTOP to this JVM (Java has no call for it: kill(1)); halts if it is still running 30 s later. */
+  static void signalSelf(String signal, long iteration) {
+    long pid = ProcessHandle.current().pid();
+    System.out.printf(Locale.ROOT, "rank %d: SIG%s to itself (pid %d) after iteration %d, at unix ms %d%n", rank, signal,
+        pid, iteration, System.currentTimeMillis());
+    System.out.flush();
+    System.err.flush();
+    try {
+      Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+      p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      Thread.sleep(30_000);
+    } catch (IOException | InterruptedException e) {
+      System.err.println("rank " + rank + ": kill -" + signal + " failed: " + e);
+    }
+    System.err.println("rank " + rank + ": still running after SIG" + signal + "; halting");
+    Runtime.getRuntime().halt(99);
+  }
+
+  private static final long STATE_MAGIC = 0x4e44525453544131L; // "NDRTSTA1"
+
+  /** Final state for compare: magic, iteration, epoch, then the parameters and the updater state (counts, f32 bits). */
+  static void writeState(Path file, long iteration, int epoch, float[] params, float[] updater) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (java.io.DataOutputStream o = new java.io.DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(tmp)))) {
+      o.writeLong(STATE_MAGIC);
+      o.writeLong(iteration);
+      o.writeInt(epoch);
+      for (float[] v : new float[][] {params, updater}) {
+        o.writeInt(v.length);
+        for (float f : v) {
+          o.writeInt(Float.floatToRawIntBits(f));
+        }
+      }
+    }
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  record State(long iteration, int epoch, float[] params, float[] updater) {}
+
+  static State readState(Path file) throws IOException {
+    try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
+      if (in.readLong() != STATE_MAGIC) {
+        throw new IOException(file + ": not a state file of DistributedCheck train");
+      }
+      long iteration = in.readLong();
+      int epoch = in.readInt();
+      float[][] v = new float[2][];
+      for (int k = 0; k < 2; ++k) {
+        v[k] = new float[in.readInt()];
+        for (int i = 0; i < v[k].length; ++i) {
+          v[k][i] = Float.intBitsToFloat(in.readInt());
+        }
+      }
+      return new State(iteration, epoch, v[0], v[1]);
+    }
+  }
+
+  /** The first 16 hex digits of the SHA-256 of the values' bits. */
+  static String digest(float[] v) {
+    try {
+      java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+      java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(4 * v.length);
+      bb.asFloatBuffer().put(v);
+      byte[] h = md.digest(bb.array());
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < 8; ++i) {
+        sb.append(String.format(Locale.ROOT, "%02x", h[i]));
+      }
+      return sb.toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Values that differ (bits). */
+  static int differing(float[] a, float[] b) {
+    int n = 0;
+    for (int i = 0; i < a.length; ++i) {
+      n += Float.floatToRawIntBits(a[i]) != Float.floatToRawIntBits(b[i]) ? 1 : 0;
+    }
+    return n;
+  }
+
+  /**
+   * compare A B: bit-identical parameters and updater state (exit 0), else the parameters' relative
+   * distances against the tolerances (default 0: exact only); the updater state's are printed.
+   */
+  static int compare(String[] args) {
+    if (args.length != 3 && args.length != 5 && args.length != 7) {
+      System.err.println("usage: DistributedCheck compare " + COMPARE_USAGE);
+      return 2;
+    }
+    double l2Tol = 0;
+    double maxTol = 0;
+    for (int i = 3; i + 1 < args.length; i += 2) {
+      switch (args[i]) {
+        case "--l2": l2Tol = Double.parseDouble(args[i + 1]); break;
+        case "--max": maxTol = Double.parseDouble(args[i + 1]); break;
+        default:
+          System.err.println("usage: DistributedCheck compare " + COMPARE_USAGE);
+          return 2;
+      }
+    }
+    State a;
+    State b;
+    try {
+      a = readState(Path.of(args[1]));
+      b = readState(Path.of(args[2]));
+    } catch (IOException e) {
+      System.out.println("compare: " + e);
+      return 1;
+    }
+    if (a.iteration() != b.iteration() || a.epoch() != b.epoch() || a.params().length != b.params().length
+        || a.updater().length != b.updater().length) {
+      System.out.printf(Locale.ROOT, "compare: DIFFERENT: iteration %d vs %d, epoch %d vs %d, %d vs %d parameters%n",
+          a.iteration(), b.iteration(), a.epoch(), b.epoch(), a.params().length, b.params().length);
+      return 1;
+    }
+    int dp = differing(a.params(), b.params());
+    int du = differing(a.updater(), b.updater());
+    if (dp == 0 && du == 0) {
+      System.out.printf(Locale.ROOT, "compare: iteration %d, %d parameters and %d updater values: bit-identical (%s)%n",
+          a.iteration(), a.params().length, a.updater().length, digest(a.params()));
+      return 0;
+    }
+    double l2 = relL2(a.params(), b.params());
+    double max = relDiff(a.params(), b.params());
+    boolean ok = l2 <= l2Tol && max <= maxTol;
+    System.out.printf(Locale.ROOT, "compare: iteration %d: %d of %d parameters differ: |a - b| / |b| = %.3g (tolerance %.3g),"
+        + " max |a - b| / max |b| = %.3g (tolerance %.3g); updater state: %d of %d differ, %.3g, %.3g: %s%n", a.iteration(),
+        dp, a.params().length, l2, l2Tol, max, maxTol, du, a.updater().length, relL2(a.updater(), b.updater()),
+        relDiff(a.updater(), b.updater()), ok ? "within tolerance" : "DIFFERENT");
+    return ok ? 0 : 1;
   }
 }
