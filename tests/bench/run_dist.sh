@@ -19,11 +19,14 @@ if [[ ! -x "$bin" ]]; then
        "then pass its path or set NDRT_BENCH_DIST)" >&2
   exit 2
 fi
+# A pure communication benchmark with nothing else to run: MPI polls (packaging/mpirun.sh would make
+# it yield, which suits training); both sides run under the same setting either way.
+export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-0}"
 cores="$(nproc)"
 status=0
 for np in ${RANKS:-2 4}; do
   for transport in ${TRANSPORTS:-shm tcp}; do
-    echo "=== $np ranks, ${transport} ($(date +%H:%M:%S); $cores cores here$( ((np > cores)) && echo ', oversubscribed'))"
+    echo "=== $np ranks, ${transport}, mpi_yield_when_idle=$OMPI_MCA_mpi_yield_when_idle ($(date +%H:%M:%S); $cores cores here$( ((np > cores)) && echo ', oversubscribed'))"
     NDRT_MPI_TRANSPORT="$transport" "$repo/packaging/mpirun.sh" -np "$np" "$bin" "$@" || status=$?
     echo
   done
