@@ -113,7 +113,7 @@ void run_kernel(OpContext& c) {
   k(c);
   int64_t t1 = profiler_now_ns();
   profiler_record({c.op->name, backend_name(b), c.impl, dtype_name(c.key_dtype), shapes_of(c), t0, t1 - t0,
-                   std::hash<std::thread::id>{}(std::this_thread::get_id())});
+                   profiler_thread_id()});
 }
 
 // Unpins on scope exit whatever was pinned.

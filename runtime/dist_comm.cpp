@@ -158,7 +158,7 @@ void record_profile(const Job& j, int64_t start, const ndrt_mpi_group& g) {
   e.shapes = j.sig.str() + " rank " + std::to_string(g.rank) + "/" + std::to_string(g.size);
   e.start_ns = start;
   e.dur_ns = profiler_now_ns() - start;
-  e.thread = uint64_t(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  e.thread = profiler_thread_id();
   profiler_record(std::move(e));
 }
 

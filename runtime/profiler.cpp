@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <tuple>
 #include <vector>
+
+#include <unistd.h>
 
 #include "error.hpp"
 
@@ -34,6 +37,12 @@ std::string json_escape(const std::string& s) {
 }  // namespace
 
 void profiler_set_enabled(bool on) { g_profiler_on.store(on); }
+
+uint64_t profiler_thread_id() {
+  static std::atomic<uint64_t> next{1};
+  thread_local uint64_t id = next.fetch_add(1);
+  return id;
+}
 
 int64_t profiler_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -64,9 +73,9 @@ void profiler_write_trace(const char* path) {
   bool first = true;
   for (const ProfileEvent& e : events()) {
     std::fprintf(f,
-                 "%s\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%llu,"
+                 "%s\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%llu,"
                  "\"args\":{\"impl\":\"%s\",\"dtype\":\"%s\",\"shapes\":\"%s\"}}",
-                 first ? "" : ",", e.op, e.backend, e.start_ns / 1000.0, e.dur_ns / 1000.0,
+                 first ? "" : ",", e.op, e.backend, e.start_ns / 1000.0, e.dur_ns / 1000.0, int(getpid()),
                  (unsigned long long)e.thread, e.impl, e.dtype, json_escape(e.shapes).c_str());
     first = false;
   }

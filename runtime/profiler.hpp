@@ -23,6 +23,8 @@ struct ProfileEvent {
 };
 
 int64_t profiler_now_ns();
+// A small number per host thread (1, 2, ... in order of first use), for the trace's tid.
+uint64_t profiler_thread_id();
 void profiler_record(ProfileEvent&& e);
 void profiler_clear();
 int64_t profiler_count();

@@ -413,7 +413,7 @@ public final class LeNetBench {
     }
 
     private static final Pattern EVENT = Pattern.compile(
-        "\\{\"name\":\"([^\"]*)\",\"cat\":\"([^\"]*)\",\"ph\":\"X\",\"ts\":([0-9.eE+-]+),\"dur\":([0-9.eE+-]+),\"pid\":1,"
+        "\\{\"name\":\"([^\"]*)\",\"cat\":\"([^\"]*)\",\"ph\":\"X\",\"ts\":([0-9.eE+-]+),\"dur\":([0-9.eE+-]+),\"pid\":[0-9]+,"
             + "\"tid\":([0-9]+),\"args\":\\{\"impl\":\"([^\"]*)\",\"dtype\":\"([^\"]*)\",\"shapes\":\"((?:[^\"\\\\]|\\\\.)*)\"\\}\\}");
 
     /** One profiler record of a trace: op, backend, start and length (us), thread, shapes. */
@@ -531,8 +531,8 @@ public final class LeNetBench {
         world.allgather(in, out);
         every = out.toDoubleArray();
       }
-      // This rank's part of the job's trace: pid = rank; threads renumbered (the runtime's ids are
-      // 64-bit hashes, beyond what JSON readers keep exactly): 1 training, 2 communicator, 3.. others.
+      // This rank's part of the job's trace: pid = rank; threads renumbered so they read alike on
+      // every rank: 1 training, 2 communicator, 3.. others.
       Map<Long, Integer> tids = new HashMap<>();
       tids.put(mainTid, 1);
       if (commTid != null) {
