@@ -324,11 +324,13 @@ void comm_release(ndrt_comm id) {
     c = std::move(it->second);
     t.live.erase(it);
   }
-  if (c.use_count() > 1 || !c->worker.joinable()) return;  // other handles (world) or never used
-  // The last handle of a group: its thread finishes what was queued, then the group is freed.
-  // A broken group's thread may be blocked in MPI for good: it is left behind (it owns the group).
+  if (!c->owned) return;  // the world group, shared by every world handle, lives as long as the process
+  // A split group's only handle: its thread finishes what was queued, then stops; the MPI group is
+  // freed with the last reference (asynchronous calls' events hold one too). A broken group's
+  // thread may be blocked in MPI for good: it is left behind, owning the group.
   {
     std::lock_guard<std::mutex> lock(c->mu);
+    if (!c->worker.joinable()) return;  // never used
     c->stopping = true;
     c->cv.notify_all();
     if (c->broken) {

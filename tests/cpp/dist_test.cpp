@@ -2,6 +2,7 @@
 // memory and TCP). Every rank runs every test in the same order: the tests are collective calls.
 // Each rank's data comes from a seed that includes its rank, so every rank computes the expected
 // result of the whole group itself (float64 reference).
+#include <dirent.h>
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -60,6 +61,15 @@ void expect_values(const std::vector<double>& want, const std::vector<double>& g
   ASSERT_EQ(want.size(), got.size()) << what;
   for (size_t i = 0; i < want.size(); ++i)
     ASSERT_NEAR(want[i], got[i], tol * (1 + std::fabs(want[i]))) << what << " element " << i;
+}
+
+int threads_of_this_process() {
+  int n = 0;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (dirent* e = readdir(d)) n += e->d_name[0] != '.';
+    closedir(d);
+  }
+  return n;
 }
 
 TEST(Dist, WorldHasEveryRankAndMpiIsGlobal) {
@@ -263,6 +273,7 @@ TEST(Dist, SplitGroupsAndThreadsCallingAtOnce) {
   EXPECT_EQ(g_rank == 0, none == 0);
   Comm n(none);
 
+  const int threads_before = threads_of_this_process();
   ndrt_comm groups[2] = {0, 0};
   for (auto& g : groups) ASSERT_STATUS(NDRT_OK, ndrt_comm_split(g_world, 0, g_rank, &g));
   std::atomic<int> failures{0};
@@ -284,6 +295,8 @@ TEST(Dist, SplitGroupsAndThreadsCallingAtOnce) {
   for (auto& th : threads) th.join();
   EXPECT_EQ(0, failures.load());
   for (auto g : groups) EXPECT_STATUS(NDRT_OK, ndrt_comm_release(g));
+  // Each used group had a thread of its own; releasing the group's handle stops it.
+  EXPECT_EQ(threads_before, threads_of_this_process());
 }
 
 TEST(Dist, WrongDeviceIsRefused) {
