@@ -328,9 +328,23 @@ void comm_release(ndrt_comm id) {
   // A split group's only handle: its thread finishes what was queued, then stops; the MPI group is
   // freed with the last reference (asynchronous calls' events hold one too). A broken group's
   // thread may be blocked in MPI for good: it is left behind, owning the group.
+  // What is queued finishes first, waited for like any call: a lost peer ends the wait after
+  // dist.timeout_s (and breaks the group) instead of hanging the release.
+  std::shared_ptr<Job> last;
   {
     std::lock_guard<std::mutex> lock(c->mu);
     if (!c->worker.joinable()) return;  // never used
+    last = c->queue.empty() ? c->running : c->queue.back();
+  }
+  if (last) {
+    try {
+      wait_for(*c, *last);
+    } catch (const Error&) {
+      // that call's own error belongs to its event; the release goes on
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(c->mu);
     c->stopping = true;
     c->cv.notify_all();
     if (c->broken) {

@@ -2,7 +2,11 @@
  *   fault_probe stop|die VICTIM_RANK STEP
  * At step STEP the victim stops answering (SIGSTOP) or dies (SIGKILL). Every other rank must get a
  * status from its allreduce (within dist.timeout_s) rather than hang: it prints the message and
- * the seconds it waited, and exits 3. A rank that completes every step exits 0. */
+ * the seconds it waited, and exits 3. A rank that completes every step exits 0.
+ *   fault_probe release VICTIM_RANK 0
+ * The ranks split off a group; the victim stops answering; the others start an asynchronous
+ * allreduce on the group and release it without waiting: the release must return (after the
+ * timeout), and the call's event must then report the failure. */
 #define _POSIX_C_SOURCE 200809L
 #include <ndrt/ndrt.h>
 #include <signal.h>
@@ -32,6 +36,21 @@ int main(int argc, char** argv) {
   int64_t n = 1 << 18;
   ndrt_handle t;
   if (ndrt_tensor_create(NDRT_F32, 1, &n, NDRT_CPU, &t)) return 2;
+  if (strcmp(argv[1], "release") == 0) {
+    ndrt_comm group;
+    ndrt_event ev;
+    if (ndrt_comm_split(world, 0, rank, &group)) return 2;
+    if (rank == victim) raise(SIGSTOP);
+    if (ndrt_allreduce_async(group, &t, 1, NDRT_REDUCE_SUM, &ev)) return 2;
+    double start = now();
+    ndrt_status s = ndrt_comm_release(group);
+    printf("rank %d: released the group with a call stuck on it after %.1f s: %s\n", (int)rank, now() - start,
+           ndrt_status_name(s));
+    s = ndrt_event_synchronize(ev);
+    printf("rank %d: the call's event: %s: %s\n", (int)rank, ndrt_status_name(s), ndrt_last_error());
+    fflush(stdout);
+    return 3;
+  }
   for (int step = 0; step < at + 20; ++step) {
     if (rank == victim && step == at) {
       fflush(stdout);
