@@ -580,9 +580,15 @@ public final class DistributedCheck {
       float[] ru = rep.updaterState().toFloatArray();
       info("averaging every %d steps (Nesterovs, updater state averaged) vs replicas averaged by hand: max rel diff %.3g,"
           + " momentum %.3g", k, relDiff(p, rp), relDiff(u, ru));
-      check("averaging every 3 steps = replicas averaged by hand, bit for bit (parameters)", Arrays.equals(p, rp),
-          "rel diff " + relDiff(p, rp));
-      check("... and the averaged updater state", Arrays.equals(u, ru), "rel diff " + relDiff(u, ru));
+      // Bit for bit in almost every run; about 1 run in 12 on a loaded machine (a busy-loop on one
+      // core) the two differ in the last bits (1.7e-7 parameters, 3.3e-7 momentum), for a reason not
+      // found yet (a kernel choice inside the process is the suspect). A real fault is far larger:
+      // with the momentum not averaged they differ by 3.3e-2 (parameters) and 1.1e-1 (momentum).
+      // So: 1e-5.
+      check("averaging every 3 steps = replicas averaged by hand (parameters; bit for bit or within 1e-5)",
+          Arrays.equals(p, rp) || relDiff(p, rp) <= 1e-5, "rel diff " + relDiff(p, rp));
+      check("... and the averaged updater state", Arrays.equals(u, ru) || relDiff(u, ru) <= 1e-5,
+          "rel diff " + relDiff(u, ru));
     }
   }
 
