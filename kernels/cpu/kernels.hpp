@@ -20,4 +20,5 @@ void register_cpu_softmax_loss(Registry& r);
 void register_cpu_conv(Registry& r);
 void register_cpu_norm(Registry& r);
 void register_cpu_updaters(Registry& r);
+void register_cpu_rnn(Registry& r);
 }  // namespace ndrt

@@ -14,6 +14,7 @@ void register_cpu_kernels(Registry& r) {
   register_cpu_conv(r);
   register_cpu_norm(r);
   register_cpu_updaters(r);
+  register_cpu_rnn(r);
 }
 
 }  // namespace ndrt

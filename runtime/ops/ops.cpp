@@ -15,6 +15,7 @@ void define_all_ops(Registry& r) {
   define_conv_ops(r);
   define_norm_ops(r);
   define_updaters_ops(r);
+  define_rnn_ops(r);
 }
 
 Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b) {

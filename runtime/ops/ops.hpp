@@ -15,6 +15,7 @@ void define_softmax_loss_ops(Registry& r);
 void define_conv_ops(Registry& r);
 void define_norm_ops(Registry& r);
 void define_updaters_ops(Registry& r);
+void define_rnn_ops(Registry& r);         // lstm, gru and their gradients
 
 void register_cpu_kernels(Registry& r);    // kernels/cpu/register.cpp
 
