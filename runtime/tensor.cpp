@@ -5,24 +5,25 @@
 
 namespace ndrt {
 
+void check_extents(const char* what, const Dims& s) {
+  int64_t n = 1;  // product of the non-zero extents
+  for (int i = 0; i < s.rank; ++i) {
+    if (s.d[i] < 0) fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has a negative extent", what, s.str().c_str());
+    if (s.d[i] != 0 && n > kMaxElements / s.d[i])  // n * d > kMaxElements, asked without overflowing
+      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has too many elements (its non-zero extents multiply past 2^59)", what,
+           s.str().c_str());
+    if (s.d[i] != 0) n *= s.d[i];
+  }
+}
+
 Dims make_dims(const char* what, int32_t rank, const int64_t* shape) {
   if (rank < 0 || rank > NDRT_MAX_RANK)
     fail(NDRT_ERR_INVALID_ARGUMENT, "%s: rank %d is outside 0..%d", what, int(rank), NDRT_MAX_RANK);
   if (rank > 0 && !shape) fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape is NULL for rank %d", what, int(rank));
   Dims s;
   s.rank = rank;
-  // Bound numel by 2^59 so numel * itemsize (at most 8) stays below 2^62: byte counts and their
-  // size-class rounding never overflow.
-  const int64_t limit = int64_t(1) << 59;
-  int64_t n = 1;
-  for (int i = 0; i < rank; ++i) {
-    if (shape[i] < 0)
-      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has a negative extent", what, dims_str(shape, rank).c_str());
-    s.d[i] = shape[i];
-    if (shape[i] != 0 && n > limit / shape[i])  // n * shape[i] > limit
-      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: shape %s has too many elements", what, dims_str(shape, rank).c_str());
-    n *= shape[i];
-  }
+  for (int i = 0; i < rank; ++i) s.d[i] = shape[i];
+  check_extents(what, s);
   return s;
 }
 
@@ -79,6 +80,7 @@ Storage::~Storage() {
 }
 
 Tensor alloc_tensor(ndrt_dtype dtype, const Dims& shape, ndrt_device device) {
+  check_extents("alloc", shape);  // op outputs: shapes inferred from attributes reach here unchecked
   Tensor t;
   t.dtype = dtype;
   t.shape = shape;

@@ -11,10 +11,21 @@ namespace ndrt {
 
 class Allocator;
 
+// Every shape a tensor gets has no negative extent and its non-zero extents multiply to at most
+// kMaxElements (make_dims and alloc_tensor refuse others), so element counts, contiguous strides
+// and byte counts (at most 8 bytes an element, with size-class rounding) never overflow int64,
+// even next to a zero extent. Strides of caller-made views (wrap, stepped slices) are checked where
+// they are formed; code that multiplies such a stride by an extent uses checked_mul.
+constexpr int64_t kMaxElements = int64_t(1) << 59;
+
+// out = a * b; false (out unspecified) when the product does not fit int64.
+inline bool checked_mul(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+
 struct Dims {
   int32_t rank = 0;
   int64_t d[NDRT_MAX_RANK];  // only the first `rank` entries mean anything
-  int64_t numel() const {
+  int64_t numel() const {  // cannot overflow for the shapes above
+
     int64_t n = 1;
     for (int i = 0; i < rank; ++i) n *= d[i];
     return n;
@@ -29,8 +40,10 @@ struct Dims {
   std::string str() const { return dims_str(d, rank); }
 };
 
-// Checked construction from caller input: rank in range, no negative extent, numel*itemsize fits.
+// Checked construction from caller input: rank in range, and the extents as kMaxElements says.
 Dims make_dims(const char* what, int32_t rank, const int64_t* shape);
+// Fails with NDRT_ERR_INVALID_ARGUMENT unless s has the extents kMaxElements says.
+void check_extents(const char* what, const Dims& s);
 // Row-major strides for `shape`.
 Dims contiguous_strides(const Dims& shape);
 
@@ -66,8 +79,12 @@ struct Tensor {
   bool same_view(const Tensor& o) const {
     return storage == o.storage && offset == o.offset && shape == o.shape && strides == o.strides;
   }
-  // Address of element [0,..,0].
-  char* base() const { return static_cast<char*>(storage->data) + offset * itemsize(); }
+  // Address of element [0,..,0]. Null storage (a size-0 allocation) stays null whatever the offset:
+  // arithmetic on a null pointer is undefined, and no element of such a view is ever addressed.
+  char* base() const {
+    char* p = static_cast<char*>(storage->data);
+    return p ? p + offset * itemsize() : p;
+  }
   template <class T> T* data() const { return reinterpret_cast<T*>(base()); }
 };
 

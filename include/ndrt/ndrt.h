@@ -62,6 +62,14 @@ enum {
   NDRT_F32 = 1, NDRT_F64 = 2, NDRT_F16 = 3, NDRT_BF16 = 4,
   NDRT_I8 = 5, NDRT_U8 = 6, NDRT_I32 = 7, NDRT_I64 = 8, NDRT_BOOL = 9
 };
+/* Values between dtypes, the same on every backend (cast, fill, and every op that converts):
+ *  - float -> integer truncates toward zero; NaN gives 0 and values beyond the integer type's range
+ *    give its minimum or maximum (saturation);
+ *  - integer -> narrower integer keeps the low bits (two's complement);
+ *  - a bool element is one byte: any non-zero byte is true. Bytes other than 0 and 1 (from
+ *    from_host, write, wrap or DLPack) are read as true wherever a value is read; ops write 0 or 1;
+ *    ops that only move elements (copy, concat, gather, ...) move the bytes as they are;
+ *  - f64 / i32 / i64 -> f16 / bf16 round to nearest even once. */
 
 /* ------------------------------------------------------------------------------------------------
  * Devices: an int32 packing (type << 16) | index. cpu:0 is 0.
@@ -92,8 +100,9 @@ NDRT_API const char* ndrt_status_name(ndrt_status status);
  * Tensors
  * Shapes are int64 arrays of length rank (0..NDRT_MAX_RANK); rank 0 is a scalar (shape may be NULL).
  * Strides are in elements. Host data is read and written in row-major (C) order of the logical
- * shape, whatever the tensor's strides. A tensor holds at most 2^59 elements (larger shapes are
- * NDRT_ERR_INVALID_ARGUMENT); a size the allocator cannot satisfy is NDRT_ERR_OUT_OF_MEMORY.
+ * shape, whatever the tensor's strides. A shape's non-zero extents multiply to at most 2^59, also
+ * when another extent is 0 (larger shapes are NDRT_ERR_INVALID_ARGUMENT, so no element count,
+ * stride or byte count overflows); a size the allocator cannot satisfy is NDRT_ERR_OUT_OF_MEMORY.
  * ---------------------------------------------------------------------------------------------- */
 /* Uninitialised tensor (contents unspecified) on `device` (or NDRT_DEVICE_CURRENT). */
 NDRT_API ndrt_status ndrt_tensor_create(ndrt_dtype dtype, int32_t rank, const int64_t* shape,

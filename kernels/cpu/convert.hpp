@@ -1,25 +1,17 @@
-// Value conversion between dtypes, as the cast op defines it. f64 -> f16/bf16 goes through a
-// round-to-odd float so the final rounding is still correct to nearest-even (no double rounding).
+// Value conversion between dtypes, as the cast op defines it, on the rules of runtime/value_rules.hpp
+// (float -> integer saturates, NaN -> 0; f64 -> f16/bf16 rounds once). A bool here is a value:
+// kernels load bool storage as bytes (rules::bool_byte) and convert the truth value.
 #pragma once
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 
 #include "dtype.hpp"
+#include "value_rules.hpp"
 
 namespace ndrt {
 
-// double -> float rounding toward zero with a sticky low bit (round to odd).
-inline float float_round_odd(double d) {
-  float f = static_cast<float>(d);
-  if (std::isnan(d) || double(f) == d) return f;
-  if (std::isinf(f) || std::fabs(double(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);  // truncate
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u |= 1u;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
+using rules::float_round_odd;
 
 template <class To, class From>
 inline To convert(From v) {
@@ -38,7 +30,9 @@ inline To convert(From v) {
     else
       return To(static_cast<float>(v));
   } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
-    return static_cast<To>(static_cast<float>(v));
+    return convert<To>(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    return rules::float_to_int<To>(v);
   } else {
     return static_cast<To>(v);
   }

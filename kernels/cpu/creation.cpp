@@ -47,16 +47,22 @@ void copy_kernel(OpContext& c) {
   }
 }
 
+// A bool source is read as bytes (any non-zero byte is true: runtime/value_rules.hpp).
 template <class To, class From>
 void cast_loop(OpContext& c) {
+  using Stored = std::conditional_t<std::is_same_v<From, bool>, uint8_t, From>;
+  auto value = [](Stored v) {
+    if constexpr (std::is_same_v<From, bool>) return rules::bool_byte(v);
+    else return v;
+  };
   Loop<2> L = make_loop<2>(*c.out[0], {c.in[0]});
   run_loop(L, [&](char** p, int64_t n, const int64_t* s) {
     To* o = reinterpret_cast<To*>(p[0]);
-    const From* x = reinterpret_cast<const From*>(p[1]);
+    const Stored* x = reinterpret_cast<const Stored*>(p[1]);
     if (s[0] == 1 && s[1] == 1)
-      for (int64_t i = 0; i < n; ++i) o[i] = convert<To>(x[i]);
+      for (int64_t i = 0; i < n; ++i) o[i] = convert<To>(value(x[i]));
     else
-      for (int64_t i = 0; i < n; ++i) o[i * s[0]] = convert<To>(x[i * s[1]]);
+      for (int64_t i = 0; i < n; ++i) o[i * s[0]] = convert<To>(value(x[i * s[1]]));
   });
 }
 
@@ -79,8 +85,9 @@ void each_index(const Tensor& y, F&& f) {
 template <class T>
 void arange_kernel(OpContext& c) {
   const double start = c.attrs.get_float(0), step = c.attrs.get_float(2);
-  if constexpr (std::is_integral_v<T>) {  // exact integer arithmetic (infer checked the range)
-    const int64_t s0 = int64_t(start), st = int64_t(step);
+  if constexpr (std::is_integral_v<T>) {  // exact integer arithmetic (infer checked the values' range;
+    // a step is out of range only when one value is made, and then it is never used)
+    const int64_t s0 = rules::float_to_int<int64_t>(start), st = rules::float_to_int<int64_t>(step);
     each_index<T>(*c.out[0], [&](int64_t i, T* p) { *p = T(s0 + i * st); });
   } else {
     each_index<T>(*c.out[0], [&](int64_t i, T* p) { *p = convert<T>(start + double(i) * step); });

@@ -110,14 +110,14 @@ struct SubBp {
   }
 };
 struct MulBp {
-  static constexpr bool kPass = false, kNegB = false;
+  static constexpr bool kPass = false;
   template <int K, class C>
   static C g(C a, C b, C dy) {
     return K == 0 ? dy * b : dy * a;
   }
 };
 struct DivBp {
-  static constexpr bool kPass = false, kNegB = false;
+  static constexpr bool kPass = false;
   template <int K, class C>
   static C g(C a, C b, C dy) {
     const C q = dy / b;
@@ -127,7 +127,7 @@ struct DivBp {
 // dy goes to the side the forward picked ((a > b || a != a) ? a : b for maximum); ties split it.
 template <bool Less>
 struct ExtremeBp {
-  static constexpr bool kPass = false, kNegB = false;
+  static constexpr bool kPass = false;
   template <int K, class C>
   static C g(C a, C b, C dy) {
     if (a == b) return dy * C(0.5);
@@ -136,7 +136,7 @@ struct ExtremeBp {
   }
 };
 struct PowBp {
-  static constexpr bool kPass = false, kNegB = false;
+  static constexpr bool kPass = false;
   template <int K, class C>
   static C g(C a, C b, C dy) {
     if constexpr (K == 0)

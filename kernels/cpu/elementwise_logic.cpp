@@ -1,5 +1,6 @@
-// Comparisons, logical ops (bool outputs) and where on cpu. bool inputs are read as bytes (uint8_t):
-// the same order and truthiness, and no undefined behaviour on a byte that is neither 0 nor 1.
+// Comparisons, logical ops (bool outputs) and where on cpu. bool inputs are read as bytes (uint8_t)
+// and mean their truth (runtime/value_rules.hpp): a byte that is neither 0 nor 1 is true, never
+// undefined behaviour.
 #include <cstring>
 
 #include "elementwise_map.hpp"
@@ -19,10 +20,10 @@ struct Le : NoAttrs { template <class C> static bool f(C a, C b, const Params<C>
 struct Gt : NoAttrs { template <class C> static bool f(C a, C b, const Params<C>&) { return a > b; } };
 struct Ge : NoAttrs { template <class C> static bool f(C a, C b, const Params<C>&) { return a >= b; } };
 struct And : NoAttrs {
-  template <class C> static bool f(C a, C b, const Params<C>&) { return truth(a) & truth(b); }
+  template <class C> static bool f(C a, C b, const Params<C>&) { return truth(a) && truth(b); }
 };
 struct Or : NoAttrs {
-  template <class C> static bool f(C a, C b, const Params<C>&) { return truth(a) | truth(b); }
+  template <class C> static bool f(C a, C b, const Params<C>&) { return truth(a) || truth(b); }
 };
 struct Xor : NoAttrs {
   template <class C> static bool f(C a, C b, const Params<C>&) { return truth(a) != truth(b); }
@@ -54,15 +55,24 @@ void where_kernel(OpContext& c) {
   });
 }
 
-template <class T, class K>  // K: the storage type the kernel reads (uint8_t for bool)
+// A comparison of bool bytes compares their truth values (0x21 == 0x01: both true).
+template <class Op>
+struct OnTruth : NoAttrs {
+  template <class C> static bool f(C a, C b, const Params<C>&) { return Op::f(truth(a), truth(b), Params<bool>{}); }
+};
+template <class Op>
+using AsIs = Op;
+
+// K: the storage type the kernel reads (uint8_t for bool); Cmp wraps the comparisons.
+template <class T, class K, template <class> class Cmp>
 void register_logic(Registry& r) {
   const ndrt_dtype d = dtype_of<T>();
-  r.kernel("eq", kCpu, {d}, binary_kernel<K, bool, Eq>, "ndrt:cpu");
-  r.kernel("ne", kCpu, {d}, binary_kernel<K, bool, Ne>, "ndrt:cpu");
-  r.kernel("lt", kCpu, {d}, binary_kernel<K, bool, Lt>, "ndrt:cpu");
-  r.kernel("le", kCpu, {d}, binary_kernel<K, bool, Le>, "ndrt:cpu");
-  r.kernel("gt", kCpu, {d}, binary_kernel<K, bool, Gt>, "ndrt:cpu");
-  r.kernel("ge", kCpu, {d}, binary_kernel<K, bool, Ge>, "ndrt:cpu");
+  r.kernel("eq", kCpu, {d}, binary_kernel<K, bool, Cmp<Eq>>, "ndrt:cpu");
+  r.kernel("ne", kCpu, {d}, binary_kernel<K, bool, Cmp<Ne>>, "ndrt:cpu");
+  r.kernel("lt", kCpu, {d}, binary_kernel<K, bool, Cmp<Lt>>, "ndrt:cpu");
+  r.kernel("le", kCpu, {d}, binary_kernel<K, bool, Cmp<Le>>, "ndrt:cpu");
+  r.kernel("gt", kCpu, {d}, binary_kernel<K, bool, Cmp<Gt>>, "ndrt:cpu");
+  r.kernel("ge", kCpu, {d}, binary_kernel<K, bool, Cmp<Ge>>, "ndrt:cpu");
   r.kernel("logical_and", kCpu, {d}, binary_kernel<K, bool, And>, "ndrt:cpu");
   r.kernel("logical_or", kCpu, {d}, binary_kernel<K, bool, Or>, "ndrt:cpu");
   r.kernel("logical_xor", kCpu, {d}, binary_kernel<K, bool, Xor>, "ndrt:cpu");
@@ -74,9 +84,9 @@ void register_logic(Registry& r) {
 void register_cpu_elementwise_logic(Registry& r) {
   for_types<float, double, Half, BFloat16, int8_t, uint8_t, int32_t, int64_t>([&](auto t) {
     using T = decltype(t);
-    register_logic<T, T>(r);
+    register_logic<T, T, AsIs>(r);
   });
-  register_logic<bool, uint8_t>(r);
+  register_logic<bool, uint8_t, OnTruth>(r);
   r.kernel("where", kCpu, {NDRT_F64, NDRT_I64}, where_kernel<uint64_t>, "ndrt:cpu");
   r.kernel("where", kCpu, {NDRT_F32, NDRT_I32}, where_kernel<uint32_t>, "ndrt:cpu");
   r.kernel("where", kCpu, {NDRT_F16, NDRT_BF16}, where_kernel<uint16_t>, "ndrt:cpu");

@@ -3,6 +3,7 @@
 // the choice is made at run time); everything else goes through Half / BFloat16.
 #include "linalg_half.hpp"
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include "error.hpp"
@@ -27,8 +28,20 @@ __attribute__((target("avx,f16c"))) void f32_to_f16_f16c(uint16_t* dst, const fl
   for (; i < n; ++i) dst[i] = Half(src[i]).bits;
 }
 
+// CPUID leaf 1 (F16C, AVX, OSXSAVE) and XCR0 (the OS saves the YMM state). Read directly because
+// Clang's __builtin_cpu_supports does not know "f16c".
+bool cpu_has_f16c() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  const bool f16c = c & bit_F16C, avx = c & bit_AVX, osxsave = c & bit_OSXSAVE;
+  if (!(f16c && avx && osxsave)) return false;
+  unsigned lo, hi;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (lo & 0x6) == 0x6;  // SSE and AVX state enabled
+}
+
 bool have_f16c() {
-  static const bool yes = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  static const bool yes = cpu_has_f16c();
   return yes;
 }
 

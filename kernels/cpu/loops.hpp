@@ -59,7 +59,10 @@ Loop<N> make_loop(const Tensor& out, const std::array<const Tensor*, N - 1>& ins
     if (s.d[i] == 1) continue;
     if (r > 0) {
       bool merge = true;
-      for (int k = 0; k < N; ++k) merge &= L.stride[k][r - 1] == st[k][i] * s.d[i];
+      for (int k = 0; k < N; ++k) {  // a caller's stride times an extent may not fit int64
+        int64_t outer;
+        merge &= checked_mul(st[k][i], s.d[i], outer) && L.stride[k][r - 1] == outer;
+      }
       if (merge) {
         L.shape[r - 1] *= s.d[i];
         for (int k = 0; k < N; ++k) L.stride[k][r - 1] = st[k][i];

@@ -18,6 +18,7 @@
 #include <initializer_list>
 
 #include "cuda_backend.hpp"
+#include "value_rules.hpp"
 #include "registry.hpp"
 
 namespace ndrt::cuda {

@@ -65,15 +65,24 @@ void where_op(OpContext& c) {
 
 constexpr const char* kImpl = "cuda";
 
-// T: the storage type read (uint8_t for bool); registered for the listed dtypes.
-template <class T>
+// A comparison of bool bytes compares their truth values (0x21 == 0x01: both true), as on the cpu.
+template <class Op>
+struct OnTruth : NoAttrs {
+  template <class C>
+  __device__ static bool f(C a, C b, const Params<C>&) { return Op::f(truth(a), truth(b), Params<bool>{}); }
+};
+template <class Op>
+using AsIs = Op;
+
+// T: the storage type read (uint8_t for bool); Cmp wraps the comparisons; for the listed dtypes.
+template <class T, template <class> class Cmp = AsIs>
 void register_logic(std::initializer_list<ndrt_dtype> dtypes) {
-  reg("eq", dtypes, logic_op<T, Eq, 2>, kImpl);
-  reg("ne", dtypes, logic_op<T, Ne, 2>, kImpl);
-  reg("lt", dtypes, logic_op<T, Lt, 2>, kImpl);
-  reg("le", dtypes, logic_op<T, Le, 2>, kImpl);
-  reg("gt", dtypes, logic_op<T, Gt, 2>, kImpl);
-  reg("ge", dtypes, logic_op<T, Ge, 2>, kImpl);
+  reg("eq", dtypes, logic_op<T, Cmp<Eq>, 2>, kImpl);
+  reg("ne", dtypes, logic_op<T, Cmp<Ne>, 2>, kImpl);
+  reg("lt", dtypes, logic_op<T, Cmp<Lt>, 2>, kImpl);
+  reg("le", dtypes, logic_op<T, Cmp<Le>, 2>, kImpl);
+  reg("gt", dtypes, logic_op<T, Cmp<Gt>, 2>, kImpl);
+  reg("ge", dtypes, logic_op<T, Cmp<Ge>, 2>, kImpl);
   reg("logical_and", dtypes, logic_op<T, And, 2>, kImpl);
   reg("logical_or", dtypes, logic_op<T, Or, 2>, kImpl);
   reg("logical_xor", dtypes, logic_op<T, Xor, 2>, kImpl);
@@ -88,7 +97,8 @@ void register_cuda_elementwise_logic() {
   register_logic<__half>({NDRT_F16});
   register_logic<__nv_bfloat16>({NDRT_BF16});
   register_logic<int8_t>({NDRT_I8});
-  register_logic<uint8_t>({NDRT_U8, NDRT_BOOL});
+  register_logic<uint8_t>({NDRT_U8});
+  register_logic<uint8_t, OnTruth>({NDRT_BOOL});
   register_logic<int32_t>({NDRT_I32});
   register_logic<int64_t>({NDRT_I64});
   reg("where", {NDRT_F64, NDRT_I64}, where_op<uint64_t>, kImpl);

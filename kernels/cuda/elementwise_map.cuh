@@ -47,33 +47,8 @@ inline char* base_of(const Tensor& t) {
   return static_cast<char*>(t.storage->data) + t.offset * item_size(t.dtype);
 }
 
-// ---- conversions of the cast op (kernels/cpu/convert.hpp) ---------------------------------------
-// double -> float rounding toward zero with a sticky low bit (round to odd), so that a following
-// rounding to f16/bf16 is still correct to nearest even.
-__host__ __device__ inline float float_round_odd(double d) {
-  float f = static_cast<float>(d);
-  if (d != d || double(f) == d) return f;
-  if (isinf(f) || fabs(double(f)) > fabs(d)) f = nextafterf(f, 0.0f);  // truncate
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  u |= 1u;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
-// Float -> integer as the x86-64 CPU build does it (C leaves out-of-range values undefined): 8-bit
-// types through int32 (then wrap), a value outside the int32 / int64 range or NaN gives the
-// "integer indefinite" minimum. The GPU's own conversion would saturate instead.
-template <class To, class F>
-__host__ __device__ inline To float_to_int(F v) {
-  if constexpr (sizeof(To) == 8) {
-    if (!(v >= F(-9223372036854775808.0) && v < F(9223372036854775808.0))) return To(INT64_MIN);
-    return To(static_cast<int64_t>(v));
-  } else {
-    if (!(v >= F(-2147483648.0) && v < F(2147483648.0))) return To(uint32_t(INT32_MIN));
-    return To(static_cast<int32_t>(v));
-  }
-}
+// ---- conversions of the cast op (rules: runtime/value_rules.hpp, shared with the cpu) ----------
+using rules::float_round_odd;
 
 template <class T> constexpr bool kHalfLike = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
 
@@ -84,7 +59,8 @@ __host__ __device__ inline To from_float(float f) {
 }
 
 // v converted as the cast op defines it: to bool is v != 0 (NaN is true); to f16/bf16 rounds to
-// nearest even once (f64, i32, i64 through a round-to-odd float); floats to integers truncate.
+// nearest even once (f64, i32, i64 through a round-to-odd float); floats to integers saturate
+// (NaN -> 0). A bool From is a value here: kernels load bool storage as bytes.
 template <class To, class From>
 __host__ __device__ inline To cast_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
@@ -99,7 +75,7 @@ __host__ __device__ inline To cast_value(From v) {
     else
       return from_float<To>(float(v));
   } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
-    return float_to_int<To>(v);
+    return rules::float_to_int<To>(v);
   } else {
     return static_cast<To>(v);
   }

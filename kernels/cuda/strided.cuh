@@ -67,24 +67,7 @@ struct Walk {
 __device__ __forceinline__ int64_t first_index() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ int64_t grid_step() { return int64_t(gridDim.x) * blockDim.x; }
 
-// double -> float toward zero with a sticky low bit (round to odd), as the CPU's
-// float_round_odd: a following rounding to f16/bf16 is then correct to nearest even.
-__host__ __device__ inline float float_round_odd(double d) {
-#if defined(__CUDA_ARCH__)
-  float f = __double2float_rz(d);
-  if (d != d || double(f) == d) return f;
-  return __uint_as_float(__float_as_uint(f) | 1u);
-#else
-  float f = static_cast<float>(d);
-  if (d != d || double(f) == d) return f;
-  if (std::isinf(f) || std::fabs(double(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u |= 1u;
-  std::memcpy(&f, &u, 4);
-  return f;
-#endif
-}
+using rules::float_round_odd;
 
 // A double rounded once to storage type T, exactly as the CPU's convert<T>(double) (cuda::convert
 // goes through a nearest float first, which double-rounds for f16/bf16).
@@ -93,6 +76,7 @@ __host__ __device__ inline T from_double(double v) {
   if constexpr (std::is_same_v<T, __half>) return __float2half_rn(float_round_odd(v));
   else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(float_round_odd(v));
   else if constexpr (std::is_same_v<T, bool>) return v != 0.0;
+  else if constexpr (std::is_integral_v<T>) return rules::float_to_int<T>(v);
   else return static_cast<T>(v);
 }
 
@@ -105,10 +89,10 @@ inline uint64_t value_bits(ndrt_dtype d, double v) {
     case NDRT_F64: put(v); break;
     case NDRT_F16: put(from_double<__half>(v)); break;
     case NDRT_BF16: put(from_double<__nv_bfloat16>(v)); break;
-    case NDRT_I8: put(static_cast<int8_t>(v)); break;
-    case NDRT_U8: put(static_cast<uint8_t>(v)); break;
-    case NDRT_I32: put(static_cast<int32_t>(v)); break;
-    case NDRT_I64: put(static_cast<int64_t>(v)); break;
+    case NDRT_I8: put(from_double<int8_t>(v)); break;
+    case NDRT_U8: put(from_double<uint8_t>(v)); break;
+    case NDRT_I32: put(from_double<int32_t>(v)); break;
+    case NDRT_I64: put(from_double<int64_t>(v)); break;
     default: put(uint8_t(v != 0.0)); break;
   }
   return bits;

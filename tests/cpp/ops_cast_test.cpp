@@ -4,6 +4,7 @@
 // own exact round-to-nearest-even reference.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "common/ndrt_test.hpp"
 
@@ -337,3 +338,129 @@ TEST(CastBF16, OverflowSubnormalsAndSpecials) {
 }
 
 }  // namespace
+
+// ---- values a type cannot hold (runtime/value_rules.hpp) -----------------------------------------
+namespace {
+
+// The rule: NaN -> 0, beyond the range -> the type's min / max, otherwise truncation.
+int64_t saturated(double v, ndrt_dtype d) {
+  double lo = 0, hi = 0;
+  switch (d) {
+    case NDRT_I8: lo = -128, hi = 127; break;
+    case NDRT_U8: lo = 0, hi = 255; break;
+    case NDRT_I32: lo = -2147483648.0, hi = 2147483647.0; break;
+    default: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+  }
+  if (std::isnan(v)) return 0;
+  if (d == NDRT_I64 && v >= 9223372036854775808.0) return INT64_MAX;
+  if (v >= hi) return int64_t(hi);
+  if (v <= lo) return int64_t(lo);
+  return int64_t(std::trunc(v));
+}
+
+// The integers of an integer tensor, read exactly (read_values goes through double).
+std::vector<int64_t> read_ints(const Tensor& t) {
+  std::vector<uint8_t> b = read_bytes(t);
+  const ndrt_dtype d = t.dtype();
+  const size_t item = d == NDRT_I64 ? 8 : d == NDRT_I32 ? 4 : 1;
+  std::vector<int64_t> out;
+  for (size_t i = 0; i + item <= b.size(); i += item) {
+    int64_t v = 0;
+    if (d == NDRT_I8) v = int8_t(b[i]);
+    else if (d == NDRT_U8) v = b[i];
+    else if (d == NDRT_I32) { int32_t x; std::memcpy(&x, &b[i], 4); v = x; }
+    else std::memcpy(&v, &b[i], 8);
+    out.push_back(v);
+  }
+  return out;
+}
+
+const double kOutOfRange[] = {std::nan(""), -std::nan(""), HUGE_VAL, -HUGE_VAL, 1e30, -1e30, 3e9, -3e9,
+                              9.3e18, -9.3e18, 9223372036854775808.0, -9223372036854775808.0, 300.7,
+                              -300.7, 255.5, 256, -1.5, -0.5, 128, -129, 127.9, -128.9, 65504, 2147483648.0,
+                              -2147483649.0};
+
+}  // namespace
+
+TEST(Cast, FloatToIntegerSaturatesAndNanIsZero) {
+  for (ndrt_dtype src : {NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16})
+    for (ndrt_dtype dst : {NDRT_I8, NDRT_U8, NDRT_I32, NDRT_I64}) {
+      std::vector<double> in;
+      for (double v : kOutOfRange) {
+        uint8_t buf[8];
+        encode(src, v, buf);
+        in.push_back(decode(src, buf));  // the value as src holds it
+      }
+      std::vector<int64_t> want;
+      for (double v : in) want.push_back(saturated(v, dst));
+      Tensor x = from_values(src, {int64_t(in.size())}, in);
+      const std::string what = std::string(dtype_str(src)) + " -> " + dtype_str(dst);
+      EXPECT_EQ(read_ints(run("cast", {&x}, cast_attrs(dst))), want) << what;
+      EXPECT_EQ(read_ints(cast(x, dst)), want) << "ndrt_tensor_cast " << what;
+      // A strided source takes the other loop.
+      Tensor wide = from_values(src, {int64_t(in.size()), 2}, [&] {
+        std::vector<double> w;
+        for (double v : in) w.insert(w.end(), {v, 0.0});
+        return w;
+      }());
+      Tensor col = slice(wide, 1, 0, 1, 1);
+      EXPECT_EQ(read_ints(run("cast", {&col}, cast_attrs(dst))), want) << "strided " << what;
+    }
+}
+
+TEST(Cast, FillOfAValueOutsideTheDtypeSaturates) {
+  for (ndrt_dtype d : {NDRT_I8, NDRT_U8, NDRT_I32, NDRT_I64})
+    for (double v : kOutOfRange) {
+      std::vector<int64_t> got = read_ints(run("fill", {}, fill_attrs(v, d, {3})));
+      EXPECT_EQ(got, std::vector<int64_t>(3, saturated(v, d))) << "fill " << v << " " << dtype_str(d);
+    }
+}
+
+TEST(Cast, ArangeOfOneIntegerValueWithAHugeStep) {
+  // One value: the step never enters the result, and converting it must not be undefined.
+  Tensor t = run("arange", {}, Attrs{{NDRT_I32}, {5, 6, 1e300}});
+  EXPECT_EQ(read_ints(t), std::vector<int64_t>{5});
+}
+
+// A bool element is one byte and any non-zero byte is true; kernels read bytes, never C++ bools.
+TEST(BoolBytes, EveryOpThatReadsBoolSeesTheTruthOfTheByte) {
+  const std::vector<uint8_t> raw = {0, 1, 0x21, 0xff, 0x80, 2, 0, 0x7f};
+  const std::vector<double> truth = {0, 1, 1, 1, 1, 1, 0, 1};
+  std::vector<Tensor> sources;
+  sources.push_back(from_bytes(NDRT_BOOL, {8}, raw.data(), raw.size()));
+  // The same bytes wrapped zero-copy: nothing normalises them on the way in.
+  std::vector<uint8_t> mem = raw;
+  ndrt_handle w = 0;
+  const int64_t shape[] = {8};
+  ASSERT_OK(ndrt_tensor_wrap(NDRT_BOOL, 1, shape, nullptr, mem.data(), mem.size(), nullptr, nullptr, &w));
+  sources.push_back(Tensor(w));
+  Tensor ones = from_values(NDRT_BOOL, {8}, std::vector<double>(8, 1));
+  Tensor zeros = from_values(NDRT_BOOL, {8}, std::vector<double>(8, 0));
+  for (const Tensor& x : sources) {
+    for (ndrt_dtype to : kAllDtypes) {
+      if (to == NDRT_BOOL) continue;
+      expect_close(read_values(run("cast", {&x}, cast_attrs(to))), truth, to, {0, 0},
+                   std::string("cast bool -> ") + dtype_str(to));
+    }
+    EXPECT_EQ(read_bytes(run("cast", {&x}, cast_attrs(NDRT_BOOL))), (std::vector<uint8_t>{0, 1, 1, 1, 1, 1, 0, 1}));
+    auto bools = [](const Tensor& t) { return read_bytes(t); };
+    std::vector<uint8_t> t8(truth.begin(), truth.end()), not8;
+    for (uint8_t v : t8) not8.push_back(uint8_t(!v));
+    EXPECT_EQ(bools(run("eq", {&x, &ones})), t8);
+    EXPECT_EQ(bools(run("ne", {&x, &ones})), not8);
+    EXPECT_EQ(bools(run("eq", {&x, &x})), std::vector<uint8_t>(8, 1));
+    EXPECT_EQ(bools(run("lt", {&x, &ones})), not8);   // false < true only
+    EXPECT_EQ(bools(run("ge", {&x, &ones})), t8);
+    EXPECT_EQ(bools(run("gt", {&x, &zeros})), t8);
+    EXPECT_EQ(bools(run("le", {&x, &zeros})), not8);
+    EXPECT_EQ(bools(run("logical_and", {&x, &ones})), t8);
+    EXPECT_EQ(bools(run("logical_or", {&x, &zeros})), t8);
+    EXPECT_EQ(bools(run("logical_xor", {&x, &ones})), not8);
+    EXPECT_EQ(bools(run("logical_not", {&x})), not8);
+    Tensor a = from_values(NDRT_F32, {8}, {0, 1, 2, 3, 4, 5, 6, 7});
+    Tensor b = from_values(NDRT_F32, {8}, std::vector<double>(8, -1));
+    std::vector<double> picked;
+    for (int i = 0; i < 8; ++i) picked.push_back(truth[size_t(i)] != 0 ? double(i) : -1.0);
+    expect_close(read_values(run("where", {&x, &a, &b})), picked, NDRT_F32, {0, 0}, "where");
+  }
+}

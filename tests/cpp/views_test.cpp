@@ -393,3 +393,48 @@ TEST(Views, DescriptionQueries) {
 }
 
 }  // namespace
+
+// Shapes whose non-zero extents multiply past 2^59 are refused before any product is formed, even
+// when a zero extent makes the element count 0 (the strides of [2^62, 4, 0] do not fit int64).
+TEST(Views, ExtentsNextToAZeroAreBoundedLikeAnyShape) {
+  const int64_t big = int64_t(1) << 62;
+  const Shape huge_with_zero = {big, 4, 0}, fine_with_zero = {int64_t(1) << 40, 0, 7};
+  ndrt_handle h = 0;
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_tensor_create(NDRT_F32, 3, huge_with_zero.data(), NDRT_CPU, &h));
+  EXPECT_NE(std::string(ndrt_last_error()).find("too many elements"), std::string::npos) << ndrt_last_error();
+  EXPECT_EQ(h, 0);
+  ASSERT_OK(ndrt_tensor_create(NDRT_F32, 3, fine_with_zero.data(), NDRT_CPU, &h));
+  Tensor ok(h);
+  EXPECT_EQ(ok.numel(), 0);
+  // The same bound for views: reshape and expand of an empty tensor.
+  Tensor empty = create(NDRT_F32, {0});
+  Tensor v;
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_tensor_reshape(empty.get(), 3, huge_with_zero.data(), v.out()));
+  Tensor one = create(NDRT_F32, {1, 1, 1});
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_tensor_expand(one.get(), 3, huge_with_zero.data(), v.out()));
+  const Shape two_huge = {big, big, 0};
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_tensor_expand(one.get(), 3, two_huge.data(), v.out()));
+  // And for op outputs whose shape comes from attributes (fill's shape attribute).
+  ndrt_handle outs[1] = {0};
+  int32_t op = -1;
+  ASSERT_OK(ndrt_op_find("fill", &op));
+  const int64_t ints[] = {NDRT_F32, 3, big, 4, 0};
+  const double floats[] = {1.0};
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT, ndrt_exec(op, nullptr, 0, outs, 1, ints, 5, floats, 1));
+  EXPECT_EQ(outs[0], 0);
+}
+
+// A size-0 allocation has no memory (null data); a view of it at a non-zero offset must never form
+// null + offset (undefined behaviour), and ops over it do nothing.
+TEST(Views, EmptyViewsAtAnOffsetOfEmptyStorage) {
+  Tensor base = create(NDRT_F32, {4, 0});
+  Tensor tail = slice(base, 0, 2, 4, 1);
+  int64_t off = -1;
+  ASSERT_OK(ndrt_tensor_offset(tail.get(), &off));
+  EXPECT_GT(off, 0);
+  Tensor sum = run("add", {&tail, &tail});
+  EXPECT_EQ(sum.shape(), (Shape{2, 0}));
+  Tensor c = contiguous(tail);
+  EXPECT_EQ(c.numel(), 0);
+  EXPECT_EQ(read_bytes(tail).size(), 0u);
+}

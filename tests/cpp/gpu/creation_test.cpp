@@ -189,3 +189,39 @@ TEST(CudaCreation, EyeEveryDtype) {
 }
 
 }  // namespace
+
+namespace {
+
+// Values an integer dtype cannot hold: the rule of runtime/value_rules.hpp (NaN -> 0, saturate),
+// the same on both backends (the CPU tests check the rule itself).
+const std::vector<double> kOutOfRange = {NAN, -NAN, INFINITY, -INFINITY, 1e30, -1e30, 3e9, -3e9, 9.3e18, -9.3e18,
+                                         300.7, -300.7, 255.5, 256, -1.5, 128, -129, 65504, 2147483648.0, -2147483649.0};
+
+}  // namespace
+
+TEST(CudaCreation, FloatToIntegerSaturatesLikeTheCpu) {
+  NDRT_REQUIRE_CUDA();
+  for (ndrt_dtype from : kFloats) {
+    Pair x = gt::values_pair(from, {int64_t(kOutOfRange.size())}, kOutOfRange);
+    for (ndrt_dtype to : {NDRT_I8, NDRT_U8, NDRT_I32, NDRT_I64}) {
+      SCOPED_TRACE(std::string("cast ") + nt::dtype_str(from) + " -> " + nt::dtype_str(to));
+      gt::expect_same("cast", {&x}, {{to}, {}}, &kExact);
+    }
+  }
+  for (ndrt_dtype to : {NDRT_I8, NDRT_U8, NDRT_I32, NDRT_I64})
+    for (double v : {1e30, -1e30, double(NAN), 300.5})
+      gt::expect_same("fill", {}, nt::fill_attrs(v, to, {7}), &kExact);
+}
+
+TEST(CudaCreation, BoolBytesOtherThanZeroOrOneAreTrue) {
+  NDRT_REQUIRE_CUDA();
+  const std::vector<uint8_t> raw = {0, 1, 0x21, 0xff, 0x80, 2, 0, 0x7f};
+  Pair x = gt::pair_of(nt::from_bytes(NDRT_BOOL, {8}, raw.data(), raw.size()));
+  Pair ones = gt::values_pair(NDRT_BOOL, {8}, std::vector<double>(8, 1));
+  for (ndrt_dtype to : kAll) gt::expect_same("cast", {&x}, {{to}, {}}, &kExact);
+  for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}) {
+    SCOPED_TRACE(op);
+    gt::expect_same(op, {&x, &ones}, {}, &kExact);
+  }
+  gt::expect_same("logical_not", {&x}, {}, &kExact);
+}
