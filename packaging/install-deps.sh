@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ndrt builds and tests with, skipping apt when all are present.
 # The CUDA 13 toolkit (nvcc, cuBLAS, cuDNN) is expected at /usr/local/cuda when present; without it
-# the CUDA module is simply not built.
+# the CUDA module is simply not built. clang (with its sanitizer and libFuzzer runtimes) builds the
+# Clang and fuzzing stages of CI.
 set -euo pipefail
-packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless junit5 libopenmpi-dev openmpi-bin)
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless junit5 libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip dpkg-dev maven)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
