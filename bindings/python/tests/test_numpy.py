@@ -441,3 +441,83 @@ class ViewTest(LeakCheck, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NumpyMethodsTest(LeakCheck, unittest.TestCase):
+    """numpy's method names on Tensor, each one runtime op, against numpy on random data."""
+
+    def setUp(self):
+        super().setUp()
+        self.rng = np.random.default_rng(1234)
+
+    def test_reductions_with_axis_and_keepdims(self):
+        a = self.rng.standard_normal((3, 4, 5))
+        with ndrt.tensor(a) as t:
+            for name in ("sum", "mean", "max", "min"):
+                for axis in (None, 0, 1, -1, (0, 2), ()):
+                    for keepdims in (False, True):
+                        want = getattr(a, name)(axis=axis, keepdims=keepdims)
+                        with getattr(t, name)(axis=axis, keepdims=keepdims) as got:
+                            np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-12,
+                                                       err_msg="%s axis=%s keepdims=%s" % (name, axis, keepdims))
+            # A view with strides: the same answers.
+            with t.permute(2, 0, 1) as v:
+                with v.sum(axis=1) as got:
+                    np.testing.assert_allclose(got.numpy(), a.transpose(2, 0, 1).sum(axis=1), rtol=1e-12)
+
+    def test_argmax_argmin_match_numpy(self):
+        a = self.rng.standard_normal((4, 6)).astype(np.float32)
+        with ndrt.tensor(a) as t:
+            for name in ("argmax", "argmin"):
+                for axis in (None, 0, 1, -1):
+                    with getattr(t, name)(axis=axis) as got:
+                        np.testing.assert_array_equal(got.numpy(), getattr(a, name)(axis=axis), err_msg=name)
+                with getattr(t, name)(axis=None, keepdims=True) as got:
+                    self.assertEqual(got.shape, (1, 1))
+                    self.assertEqual(int(got), getattr(a, name)())
+            with t.T as v:  # flat index of a non-contiguous view: numpy's row-major order of the view
+                with v.argmax() as got:
+                    self.assertEqual(int(got), a.T.argmax())
+
+    def test_comparisons_give_bool_tensors(self):
+        a = self.rng.integers(-3, 4, (5, 7)).astype(np.int32)
+        b = self.rng.integers(-3, 4, (5, 7)).astype(np.int32)
+        with ndrt.tensor(a) as ta, ndrt.tensor(b) as tb:
+            for op in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+                with getattr(ta, op)(tb) as got:
+                    self.assertEqual(got.dtype, "bool")
+                    np.testing.assert_array_equal(got.numpy(), getattr(a, op)(b), err_msg=op)
+                with getattr(ta, op)(1) as got:  # a Python scalar broadcasts
+                    np.testing.assert_array_equal(got.numpy(), getattr(a, op)(1), err_msg=op + " scalar")
+            self.assertEqual(len({ta, tb}), 2)  # hashable by identity (== is elementwise, as numpy's)
+
+    def test_inplace_operators_write_the_same_tensor(self):
+        a = self.rng.standard_normal((4, 5))
+        b = self.rng.standard_normal((4, 5))
+        with ndrt.tensor(a) as t, ndrt.tensor(b) as u:
+            h = t.handle
+            t += u
+            t *= 2.0
+            t -= 1.5
+            t /= u
+            self.assertEqual(t.handle, h)
+            np.testing.assert_allclose(t.numpy(), ((a + b) * 2.0 - 1.5) / b, rtol=1e-12)
+            with ndrt.tensor(np.ones(5)) as row:
+                t += row  # broadcast into the tensor's own shape
+            np.testing.assert_allclose(t.numpy(), ((a + b) * 2.0 - 1.5) / b + 1, rtol=1e-12)
+
+    def test_astype_T_len_tolist_and_scalars(self):
+        a = self.rng.standard_normal((2, 3)).astype(np.float32)
+        with ndrt.tensor(a) as t:
+            with t.astype("f64") as d:
+                self.assertEqual(d.dtype, "f64")
+                np.testing.assert_array_equal(d.numpy(), a.astype(np.float64))
+            with t.T as v:
+                self.assertEqual(v.shape, (3, 2))
+                np.testing.assert_array_equal(v.numpy(), a.T)
+            self.assertEqual(len(t), 2)
+            self.assertEqual(t.tolist(), a.tolist())
+            with t.sum() as s:
+                self.assertAlmostEqual(float(s), float(a.astype(np.float64).sum()), places=5)
+            with ndrt.tensor(np.array([7], np.int64)) as i:
+                self.assertEqual(int(i), 7)
