@@ -555,16 +555,340 @@ public final class Tensor implements AutoCloseable {
     }
   }
 
+  // ---- ND4J's fluent surface: each call is one runtime op (through the generated Ops); a Number
+  // operand becomes a rank-0 tensor of this dtype, broadcast. The "i" forms write this tensor.
+
+  /** {@code this + other}, numpy broadcasting, as a new tensor. */
+  public Tensor add(Tensor other) {
+    return Ops.add(this, other);
+  }
+
+  public Tensor add(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.add(this, s);
+    }
+  }
+
+  /** In place: {@code this += other}; returns this. */
+  public Tensor addi(Tensor other) {
+    Ops.add(this, other, this);
+    return this;
+  }
+
+  public Tensor addi(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return addi(s);
+    }
+  }
+
+  public Tensor sub(Tensor other) {
+    return Ops.sub(this, other);
+  }
+
+  public Tensor sub(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.sub(this, s);
+    }
+  }
+
+  public Tensor subi(Tensor other) {
+    Ops.sub(this, other, this);
+    return this;
+  }
+
+  public Tensor subi(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return subi(s);
+    }
+  }
+
+  public Tensor mul(Tensor other) {
+    return Ops.mul(this, other);
+  }
+
+  public Tensor mul(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.mul(this, s);
+    }
+  }
+
+  public Tensor muli(Tensor other) {
+    Ops.mul(this, other, this);
+    return this;
+  }
+
+  public Tensor muli(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return muli(s);
+    }
+  }
+
+  public Tensor div(Tensor other) {
+    return Ops.div(this, other);
+  }
+
+  public Tensor div(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.div(this, s);
+    }
+  }
+
+  public Tensor divi(Tensor other) {
+    Ops.div(this, other, this);
+    return this;
+  }
+
+  public Tensor divi(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return divi(s);
+    }
+  }
+
+  /** {@code -this}. */
+  public Tensor neg() {
+    return Ops.neg(this);
+  }
+
+  /** Matrix product (ND4J's mmul): the runtime's matmul, batched over leading axes. */
+  public Tensor mmul(Tensor other) {
+    return Ops.matmul(this, other);
+  }
+
+  /** All axes reversed, as a view (ND4J's transpose() of a matrix swaps rows and columns). */
+  public Tensor transpose() {
+    int r = rank();
+    int[] perm = new int[r];
+    for (int i = 0; i < r; ++i) {
+      perm[i] = r - 1 - i;
+    }
+    return permute(perm);
+  }
+
+  /** Sum over {@code dims} (all when none), the reduced axes dropped. */
+  public Tensor sum(int... dims) {
+    return Ops.sum(this, axes(dims), false);
+  }
+
+  public Tensor mean(int... dims) {
+    return Ops.mean(this, axes(dims), false);
+  }
+
+  public Tensor max(int... dims) {
+    return Ops.max(this, axes(dims), false);
+  }
+
+  public Tensor min(int... dims) {
+    return Ops.min(this, axes(dims), false);
+  }
+
+  /**
+   * Index (i64) of the largest element along one dimension, or into the row-major flattened tensor
+   * when no dimension is given (a non-contiguous tensor is copied first).
+   */
+  public Tensor argMax(int... dims) {
+    if (dims.length > 1) {
+      throw new NotSupportedException(300, "argMax: one dimension at a time (got " + Arrays.toString(dims) + ")");
+    }
+    if (dims.length == 1) {
+      return Ops.argmax(this, dims[0]);
+    }
+    try (Tensor dense = isContiguous() ? share() : contiguous(); Tensor flat = dense.reshape(-1)) {
+      return Ops.argmax(flat, 0);
+    }
+  }
+
+  /** Comparisons with numpy broadcasting, giving bool tensors (ND4J's gt, gte, lt, lte, eq, neq). */
+  public Tensor gt(Tensor other) {
+    return Ops.gt(this, other);
+  }
+
+  public Tensor gt(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.gt(this, s);
+    }
+  }
+
+  public Tensor gte(Tensor other) {
+    return Ops.ge(this, other);
+  }
+
+  public Tensor gte(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.ge(this, s);
+    }
+  }
+
+  public Tensor lt(Tensor other) {
+    return Ops.lt(this, other);
+  }
+
+  public Tensor lt(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.lt(this, s);
+    }
+  }
+
+  public Tensor lte(Tensor other) {
+    return Ops.le(this, other);
+  }
+
+  public Tensor lte(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.le(this, s);
+    }
+  }
+
+  public Tensor eq(Tensor other) {
+    return Ops.eq(this, other);
+  }
+
+  public Tensor eq(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.eq(this, s);
+    }
+  }
+
+  public Tensor neq(Tensor other) {
+    return Ops.ne(this, other);
+  }
+
+  public Tensor neq(Number other) {
+    try (Tensor s = scalarLike(other)) {
+      return Ops.ne(this, s);
+    }
+  }
+
+  /** A contiguous copy with its own storage (ND4J's dup). */
+  public Tensor dup() {
+    return Ops.copy(this);
+  }
+
+  /** ND4J's castTo: a new contiguous tensor of another dtype ({@link #cast}). */
+  public Tensor castTo(DType dtype) {
+    return cast(dtype);
+  }
+
+  /**
+   * One element as a double: a full index (one entry per axis), or one row-major linear index.
+   * Reads the element through a view; the tensor may live on any device.
+   */
+  public double getDouble(long... index) {
+    try (Tensor e = element(index)) {
+      return e.item();
+    }
+  }
+
+  /** Sets one element (index as for {@link #getDouble}); returns this. */
+  public Tensor putScalar(long[] index, double value) {
+    try (Tensor e = element(index)) {
+      e.fill(value);
+    }
+    return this;
+  }
+
+  public Tensor putScalar(int[] index, double value) {
+    return putScalar(Arrays.stream(index).asLongStream().toArray(), value);
+  }
+
+  /** Sets the element at a row-major linear index. */
+  public Tensor putScalar(long linearIndex, double value) {
+    return putScalar(new long[] {linearIndex}, value);
+  }
+
+  public Tensor putScalar(long row, long col, double value) {
+    return putScalar(new long[] {row, col}, value);
+  }
+
+  /** The rank-0 view of one element (a full index or one linear index). */
+  private Tensor element(long[] index) {
+    long[] shape = shape();
+    long[] full = index;
+    if (index.length == 1 && shape.length != 1) {  // a linear index, row-major
+      long n = numel();
+      if (index[0] < 0 || index[0] >= n) {
+        throw new InvalidArgumentException(201, "index " + index[0] + " is outside a tensor of " + n + " elements");
+      }
+      full = new long[shape.length];
+      long rest = index[0];
+      for (int i = shape.length - 1; i >= 0; --i) {
+        full[i] = rest % shape[i];
+        rest /= shape[i];
+      }
+    }
+    if (full.length != shape.length) {
+      throw new ShapeException(202, "index " + Arrays.toString(index) + " does not address an element of a tensor of shape "
+          + Arrays.toString(shape));
+    }
+    Tensor v = share();
+    try {
+      for (int i = full.length - 1; i >= 0; --i) {  // slice the last axes first: axis numbers stay valid
+        if (full[i] < 0 || full[i] >= shape[i]) {
+          throw new InvalidArgumentException(201, "index " + Arrays.toString(full) + " is outside shape "
+              + Arrays.toString(shape));
+        }
+        try (Tensor prev = v) {
+          v = prev.slice(i, full[i], full[i] + 1);
+        }
+      }
+      Tensor e = v.reshape();
+      v.close();
+      return e;
+    } catch (RuntimeException ex) {
+      v.close();
+      throw ex;
+    }
+  }
+
+  private Tensor scalarLike(Number v) {
+    return full(v.doubleValue(), dtype());
+  }
+
+  private static long[] axes(int[] dims) {
+    long[] a = new long[dims.length];
+    for (int i = 0; i < dims.length; ++i) {
+      a[i] = dims[i];
+    }
+    return a;
+  }
+
+  /**
+   * The dtype, shape and device; for up to 64 elements (f16/bf16/f32/f64 and integer dtypes) also
+   * the values, nested by axis as ND4J prints them, e.g. {@code [[1.0, 2.0], [3.0, 4.0]]}.
+   */
   @Override
   public String toString() {
     if (closed) {
       return "Tensor(closed)";
     }
     try {
-      return "Tensor(" + dtype() + ", " + Arrays.toString(shape()) + ", " + device() + ")";
+      String head = "Tensor(" + dtype() + ", " + Arrays.toString(shape()) + ", " + device() + ")";
+      if (numel() > 64) {
+        return head;
+      }
+      double[] v = toDoubleArray();
+      StringBuilder b = new StringBuilder(head).append(' ');
+      appendNested(b, v, shape(), 0, new int[] {0}, dtype() == DType.F32 || dtype() == DType.F64
+          || dtype() == DType.F16 || dtype() == DType.BF16);
+      return b.toString();
     } catch (NdrtException e) {
       return "Tensor(handle " + handle + ": " + e.getMessage() + ")";
     }
+  }
+
+  private static void appendNested(StringBuilder b, double[] v, long[] shape, int axis, int[] next, boolean floats) {
+    if (axis == shape.length) {
+      double x = v[next[0]++];
+      b.append(floats ? Double.toString(x) : Long.toString((long) x));
+      return;
+    }
+    b.append('[');
+    for (long i = 0; i < shape[axis]; ++i) {
+      if (i > 0) {
+        b.append(", ");
+      }
+      appendNested(b, v, shape, axis + 1, next, floats);
+    }
+    b.append(']');
   }
 
   /** Op ids the Tensor methods need, looked up once. */
