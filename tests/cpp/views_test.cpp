@@ -438,3 +438,18 @@ TEST(Views, EmptyViewsAtAnOffsetOfEmptyStorage) {
   EXPECT_EQ(c.numel(), 0);
   EXPECT_EQ(read_bytes(tail).size(), 0u);
 }
+
+// Kernels load elements as their type: wrapped memory must be aligned to the element size.
+TEST(Views, WrapRefusesMisalignedData) {
+  alignas(8) unsigned char buf[64] = {};
+  const int64_t shape[] = {4};
+  ndrt_handle h = 0;
+  EXPECT_STATUS(NDRT_ERR_INVALID_ARGUMENT,
+                ndrt_tensor_wrap(NDRT_F32, 1, shape, nullptr, buf + 1, 32, nullptr, nullptr, &h));
+  EXPECT_NE(std::string(ndrt_last_error()).find("aligned"), std::string::npos) << ndrt_last_error();
+  EXPECT_EQ(h, 0);
+  ASSERT_OK(ndrt_tensor_wrap(NDRT_U8, 1, shape, nullptr, buf + 1, 32, nullptr, nullptr, &h));  // bytes: any address
+  EXPECT_OK(ndrt_tensor_release(h));
+  ASSERT_OK(ndrt_tensor_wrap(NDRT_F32, 1, shape, nullptr, buf + 4, 32, nullptr, nullptr, &h));
+  EXPECT_OK(ndrt_tensor_release(h));
+}

@@ -78,7 +78,7 @@ Fwd ref_forward(const Cfg& c, const Vals& v) {
         ax[size_t(q)] = a;
         ah[size_t(q)] = e;
       }
-      double* ws = &f.ws[size_t(r * W)];
+      double* ws = f.ws.data() + r * W;  // (no operator[] on an empty ws: H = 0)
       for (int64_t j = 0; j < H; ++j) {
         auto A = [&](int64_t k) { return ax[size_t(k * H + j)] + ah[size_t(k * H + j)]; };
         if (c.lstm) {

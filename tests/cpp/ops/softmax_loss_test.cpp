@@ -408,6 +408,29 @@ TEST(ClassLossSpecial, OneHotTargetsGiveTheIndexLoss) {
                "one-hot vs index backward");
 }
 
+// Rows of zero classes: each soft-target loss is the empty sum, 0, and the gradient is empty; class
+// indices cannot be in range. (The kernels used to read a row's first element all the same.)
+TEST(ClassLossSpecial, RowsOfZeroClasses) {
+  for (ndrt_dtype d : {NDRT_F32, NDRT_F64}) {
+    Tensor x = from_values(d, {2, 0}, {}), t = from_values(d, {2, 0}, {});
+    EXPECT_EQ(read_values(run("softmax_cross_entropy_soft", {&x, &t}, red_attr(0))), std::vector<double>({0, 0}));
+    for (int64_t red : {1, 2})
+      EXPECT_EQ(read_values(run("softmax_cross_entropy_soft", {&x, &t}, red_attr(red))), std::vector<double>({0}));
+    Tensor dy = from_values(d, {2}, {1, 1});
+    Tensor dx = run("softmax_cross_entropy_soft_bp", {&x, &t, &dy}, red_attr(0));
+    EXPECT_EQ(dx.shape(), Shape({2, 0}));
+    Tensor l = from_values(NDRT_I64, {2}, {0, 0});
+    rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, "softmax_cross_entropy: label 0 at row 0 is out of range [0, 0)",
+                     "softmax_cross_entropy", {&x, &l}, 1);
+    // 2^40 rows of nothing hold no elements: no per-row buffer, no row-by-row sum.
+    Tensor hx = create(d, {int64_t(1) << 40, 0}), ht = create(d, {int64_t(1) << 40, 0});
+    for (int64_t red : {1, 2})
+      EXPECT_EQ(read_values(run("softmax_cross_entropy_soft", {&hx, &ht}, red_attr(red))), std::vector<double>({0}));
+    Tensor hdy = from_values(d, {}, {1});
+    EXPECT_EQ(run("softmax_cross_entropy_soft_bp", {&hx, &ht, &hdy}, red_attr(1)).shape(), Shape({int64_t(1) << 40, 0}));
+  }
+}
+
 TEST(ClassLossErrors, LabelsOutOfRangeAndBadInputs) {
   Tensor x = from_values(NDRT_F32, {3, 4}, std::vector<double>(12, 0.5));
   Tensor bad = from_values(NDRT_I64, {3}, {0, 4, 1});

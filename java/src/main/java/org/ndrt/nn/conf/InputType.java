@@ -16,7 +16,12 @@ public final class InputType {
     /** [N, channels, height, width]. */
     CONVOLUTIONAL,
     /** Images given as flat rows [N, channels * height * width], seen as [N, channels, height, width]. */
-    CONVOLUTIONAL_FLAT
+    CONVOLUTIONAL_FLAT,
+    /**
+     * Sequences [N, size, timeSteps] (Deeplearning4j's NCW layout: features, then time); the
+     * recurrent layers see them as [N, timeSteps, size] views.
+     */
+    RECURRENT
   }
 
   public final Kind kind;
@@ -24,13 +29,20 @@ public final class InputType {
   public final long width;
   public final long channels;
   public final long size;
+  /** RECURRENT: the number of time steps, or 0 when it is not fixed (any length is taken). */
+  public final long timeSeriesLength;
 
   private InputType(Kind kind, long height, long width, long channels, long size) {
+    this(kind, height, width, channels, size, 0);
+  }
+
+  private InputType(Kind kind, long height, long width, long channels, long size, long timeSeriesLength) {
     this.kind = kind;
     this.height = height;
     this.width = width;
     this.channels = channels;
     this.size = size;
+    this.timeSeriesLength = timeSeriesLength;
   }
 
   public static InputType feedForward(long size) {
@@ -51,6 +63,23 @@ public final class InputType {
     return new InputType(Kind.CONVOLUTIONAL_FLAT, height, width, channels, height * width * channels);
   }
 
+  /** Sequences of {@code size} features per step, any number of steps: [N, size, T]. */
+  public static InputType recurrent(long size) {
+    return recurrent(size, 0);
+  }
+
+  /**
+   * Sequences of {@code size} features per step and {@code timeSeriesLength} steps ([N, size,
+   * timeSeriesLength]); 0 leaves the length open.
+   */
+  public static InputType recurrent(long size, long timeSeriesLength) {
+    if (size <= 0 || timeSeriesLength < 0) {
+      throw new IllegalArgumentException("InputType.recurrent: size must be positive and timeSeriesLength >= 0 (0: any), got "
+          + size + ", " + timeSeriesLength);
+    }
+    return new InputType(Kind.RECURRENT, 0, 0, 0, size, timeSeriesLength);
+  }
+
   private static void check(long h, long w, long c) {
     if (h <= 0 || w <= 0 || c <= 0) {
       throw new IllegalArgumentException("InputType: height, width and channels must be positive, got "
@@ -60,16 +89,27 @@ public final class InputType {
 
   /** True for the image kinds (what convolution and subsampling layers need). */
   public boolean isConvolutional() {
-    return kind != Kind.FEED_FORWARD;
+    return kind == Kind.CONVOLUTIONAL || kind == Kind.CONVOLUTIONAL_FLAT;
   }
 
-  /** Elements per example. */
+  /** True for sequences (what the recurrent layers need). */
+  public boolean isRecurrent() {
+    return kind == Kind.RECURRENT;
+  }
+
+  /** Elements per example (per time step for sequences). */
   public long flatSize() {
     return size;
   }
 
-  /** The array shape for a batch of {@code n}, as the layers see it (flat images as NCHW). */
+  /**
+   * The array shape for a batch of {@code n}, as the layers see it (flat images as NCHW); sequences
+   * as [n, size, T], T = timeSeriesLength (0 when open).
+   */
   public long[] batchShape(long n) {
+    if (isRecurrent()) {
+      return new long[] {n, size, timeSeriesLength};
+    }
     return isConvolutional() ? new long[] {n, channels, height, width} : new long[] {n, size};
   }
 
@@ -82,6 +122,9 @@ public final class InputType {
       m.put("channels", channels);
     } else {
       m.put("size", size);
+      if (isRecurrent()) {
+        m.put("timeSeriesLength", timeSeriesLength);
+      }
     }
     return m;
   }
@@ -91,6 +134,9 @@ public final class InputType {
     if (k == Kind.FEED_FORWARD) {
       return feedForward(Json.integer(m, "size"));
     }
+    if (k == Kind.RECURRENT) {
+      return recurrent(Json.integer(m, "size"), Json.integer(m, "timeSeriesLength", 0));
+    }
     long h = Json.integer(m, "height"), w = Json.integer(m, "width"), c = Json.integer(m, "channels");
     return k == Kind.CONVOLUTIONAL ? convolutional(h, w, c) : convolutionalFlat(h, w, c);
   }
@@ -98,16 +144,20 @@ public final class InputType {
   @Override
   public boolean equals(Object o) {
     return o instanceof InputType && ((InputType) o).kind == kind && ((InputType) o).height == height
-        && ((InputType) o).width == width && ((InputType) o).channels == channels && ((InputType) o).size == size;
+        && ((InputType) o).width == width && ((InputType) o).channels == channels && ((InputType) o).size == size
+        && ((InputType) o).timeSeriesLength == timeSeriesLength;
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(kind, height, width, channels, size);
+    return java.util.Objects.hash(kind, height, width, channels, size, timeSeriesLength);
   }
 
   @Override
   public String toString() {
+    if (isRecurrent()) {
+      return "RECURRENT(" + size + (timeSeriesLength > 0 ? ", " + timeSeriesLength + " steps" : "") + ")";
+    }
     return isConvolutional() ? kind + "(" + height + "x" + width + "x" + channels + ")" : "FEED_FORWARD(" + size + ")";
   }
 }

@@ -32,6 +32,9 @@ public final class MultiLayerConfiguration {
   private final List<Layer> layers;
   private final List<InputType> layerInputs = new ArrayList<>();
   private final InputType outputType;
+  private BackpropType backpropType = BackpropType.Standard;
+  private int tbpttFwdLength = 20;
+  private int tbpttBackLength = 20;
 
   MultiLayerConfiguration(long seed, WeightInit weightInit, Activation activation, Updater updater, double l2,
       double weightDecay, DType dataType, double lossScale, InputType inputType, List<Layer> layers) {
@@ -120,6 +123,44 @@ public final class MultiLayerConfiguration {
     return (OutputLayer) layers.get(layers.size() - 1);
   }
 
+  /** Standard or TruncatedBPTT (set on the list builder). */
+  public BackpropType backpropType() {
+    return backpropType;
+  }
+
+  /** Truncated BPTT: steps per segment. */
+  public int tbpttFwdLength() {
+    return tbpttFwdLength;
+  }
+
+  /** Truncated BPTT: steps the gradient flows back through per segment (equal to the forward length). */
+  public int tbpttBackLength() {
+    return tbpttBackLength;
+  }
+
+  /** Set once by the list builder: the backprop type and its lengths, checked against the layers. */
+  void setBackprop(BackpropType type, int fwd, int back) {
+    if (type == BackpropType.TruncatedBPTT) {
+      if (!(outputLayer() instanceof org.ndrt.nn.conf.layers.RnnOutputLayer)) {
+        throw new IllegalArgumentException("TruncatedBPTT needs labels at every time step: the last layer must be an"
+            + " RnnOutputLayer, got " + outputLayer().getClass().getSimpleName());
+      }
+      for (Layer l : layers) {
+        if (l instanceof org.ndrt.nn.conf.layers.Bidirectional) {
+          throw new IllegalArgumentException("TruncatedBPTT: Bidirectional layer \"" + l.name()
+              + "\" needs the whole sequence (use Standard backprop)");
+        }
+      }
+      if (fwd != back) {
+        throw new IllegalArgumentException("TruncatedBPTT: tBPTTBackwardLength (" + back + ") must equal"
+            + " tBPTTForwardLength (" + fwd + "); shorter backward lengths are not supported");
+      }
+    }
+    this.backpropType = type;
+    this.tbpttFwdLength = fwd;
+    this.tbpttBackLength = back;
+  }
+
   public String toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("format", FORMAT);
@@ -132,6 +173,11 @@ public final class MultiLayerConfiguration {
     m.put("dataType", dataType.name());
     m.put("lossScale", lossScale);
     m.put("inputType", inputType == null ? null : inputType.toJson());
+    if (backpropType != BackpropType.Standard) {
+      m.put("backpropType", backpropType.name());
+      m.put("tbpttFwdLength", tbpttFwdLength);
+      m.put("tbpttBackLength", tbpttBackLength);
+    }
     List<Object> ls = new ArrayList<>();
     for (Layer l : layers) {
       ls.add(l.toJson());
@@ -160,6 +206,9 @@ public final class MultiLayerConfiguration {
       b.activation(Activation.valueOf(act));
     }
     NeuralNetConfiguration.ListBuilder lb = b.list();
+    lb.backpropType(BackpropType.valueOf(Json.str(m, "backpropType", BackpropType.Standard.name())));
+    lb.tBPTTForwardLength((int) Json.integer(m, "tbpttFwdLength", 20));
+    lb.tBPTTBackwardLength((int) Json.integer(m, "tbpttBackLength", 20));
     Object it = m.get("inputType");
     if (it != null) {
       lb.setInputType(InputType.fromJson(Json.obj(it, "inputType")));
@@ -187,5 +236,36 @@ public final class MultiLayerConfiguration {
   @Override
   public String toString() {
     return toJson();
+  }
+
+  /**
+   * What {@link NeuralNetConfiguration.ListBuilder} is, under Deeplearning4j's name, for programs
+   * that declare {@code MultiLayerConfiguration.Builder builder = new NeuralNetConfiguration.Builder()
+   * ... .list() ...;} (the only implementation is the list builder).
+   */
+  public abstract static class Builder {
+    Builder() {}
+
+    /** What the network takes in (see {@link NeuralNetConfiguration.ListBuilder#setInputType}). */
+    public abstract Builder setInputType(InputType type);
+
+    /**
+     * Deeplearning4j's {@code backprop(true)}: see {@link NeuralNetConfiguration.ListBuilder#backprop}.
+     *
+     * @deprecated as in Deeplearning4j 1.0: leave it out
+     */
+    @Deprecated
+    public abstract Builder backprop(boolean backprop);
+
+    /**
+     * Deeplearning4j's {@code pretrain(false)}: see {@link NeuralNetConfiguration.ListBuilder#pretrain}.
+     *
+     * @deprecated as in Deeplearning4j 1.0: leave it out
+     */
+    @Deprecated
+    public abstract Builder pretrain(boolean pretrain);
+
+    /** The checked configuration. */
+    public abstract MultiLayerConfiguration build();
   }
 }

@@ -3,6 +3,8 @@ package org.ndrt.nn.conf;
 import java.util.ArrayList;
 import java.util.List;
 import org.ndrt.DType;
+import org.ndrt.LegacyApi;
+import org.ndrt.nn.api.OptimizationAlgorithm;
 import org.ndrt.nn.conf.layers.Layer;
 import org.ndrt.nn.updater.Sgd;
 import org.ndrt.nn.updater.Updater;
@@ -19,6 +21,16 @@ import org.ndrt.nn.updater.Updater;
  *     .setInputType(InputType.convolutionalFlat(28, 28, 1))
  *     .build();
  * }</pre>
+ *
+ * <p>Deeplearning4j's older forms are accepted too, so that its programs move with their imports
+ * only; each deprecated one says once, on one line, which modern form to write: {@code
+ * .updater(Updater.NESTEROVS).learningRate(0.01).momentum(0.9)} (the enum {@link
+ * org.ndrt.nn.conf.Updater}; modern: {@code .updater(new Nesterovs(0.01, 0.9))}), {@code
+ * .regularization(true).l2(x)} (without {@code regularization(true)} after a {@code
+ * regularization(false)}, l2 is off, as in Deeplearning4j 0.x), {@code .iterations(1)}, {@code
+ * .activation("relu")}, {@code .list(n)}, and on the list builder {@code .backprop(true)
+ * .pretrain(false)}. {@code .optimizationAlgo(STOCHASTIC_GRADIENT_DESCENT)} and {@code
+ * .miniBatch(true)} are what ndrt does (other values are refused).
  */
 public final class NeuralNetConfiguration {
   private NeuralNetConfiguration() {}
@@ -33,6 +45,13 @@ public final class NeuralNetConfiguration {
     double weightDecay;
     DType dataType = DType.F32;
     double lossScale = 1024;
+    // Deeplearning4j's deprecated forms: the enum updater with its settings, and regularization(..).
+    org.ndrt.nn.conf.Updater legacyUpdater;
+    double legacyLearningRate = Double.NaN;
+    double legacyMomentum = Double.NaN;
+    boolean updaterObject; // updater(Updater object) was called
+    Boolean regularization; // null: regularization(..) was not called
+    double l2Requested;
 
     /** Seed of the weight initialisation and dropout streams. */
     public Builder seed(long seed) {
@@ -54,13 +73,20 @@ public final class NeuralNetConfiguration {
 
     /** The gradient updater (default Sgd(0.1)). */
     public Builder updater(Updater u) {
-      this.updater = require(u, "updater");
+      require(u, "updater");
+      if (legacyUpdater != null || !Double.isNaN(legacyLearningRate) || !Double.isNaN(legacyMomentum)) {
+        throw new IllegalArgumentException("updater(" + org.ndrt.nn.conf.Updater.source(u) + "): the rate is already set the "
+            + "deprecated way (updater(Updater.X), learningRate(..), momentum(..)); use one form, the updater object");
+      }
+      this.updater = u;
+      this.updaterObject = true;
       return this;
     }
 
     /** L2 regularisation of the weights (not biases), added to the gradient as l2 * w. */
     public Builder l2(double l2) {
-      this.l2 = nonNegative(l2, "l2");
+      this.l2Requested = nonNegative(l2, "l2");
+      this.l2 = Boolean.FALSE.equals(regularization) ? 0 : l2Requested;
       return this;
     }
 
@@ -96,7 +122,164 @@ public final class NeuralNetConfiguration {
 
     /** Goes on to the layers. */
     public ListBuilder list() {
+      if (legacyUpdater != null || !Double.isNaN(legacyLearningRate) || !Double.isNaN(legacyMomentum)) {
+        StringBuilder used = new StringBuilder();
+        if (legacyUpdater != null) {
+          used.append("updater(Updater.").append(legacyUpdater.name()).append(')');
+        }
+        if (!Double.isNaN(legacyLearningRate)) {
+          used.append(used.length() > 0 ? "." : "").append("learningRate(").append(legacyLearningRate).append(')');
+        }
+        if (!Double.isNaN(legacyMomentum)) {
+          used.append(used.length() > 0 ? "." : "").append("momentum(").append(legacyMomentum).append(')');
+        }
+        LegacyApi.warn(used.toString(), "updater(" + org.ndrt.nn.conf.Updater.source(updater) + ")");
+      }
       return new ListBuilder(this);
+    }
+
+    // ------------------------------------------------------------ Deeplearning4j's older forms
+
+    /**
+     * Deeplearning4j's optimisation algorithm: ndrt trains by minibatch stochastic gradient descent
+     * with the updater, {@code STOCHASTIC_GRADIENT_DESCENT} (the default); the others are refused.
+     */
+    public Builder optimizationAlgo(OptimizationAlgorithm algorithm) {
+      if (require(algorithm, "optimizationAlgo") != OptimizationAlgorithm.STOCHASTIC_GRADIENT_DESCENT) {
+        throw new IllegalArgumentException("optimizationAlgo(" + algorithm + ") is not in ndrt: it trains by "
+            + "STOCHASTIC_GRADIENT_DESCENT with the configured updater");
+      }
+      return this;
+    }
+
+    /**
+     * Deeplearning4j's {@code miniBatch(true)} (the default): gradients are the mean over the
+     * minibatch. {@code false} (summed gradients) is refused.
+     */
+    public Builder miniBatch(boolean miniBatch) {
+      if (!miniBatch) {
+        throw new IllegalArgumentException("miniBatch(false) (gradients summed over the minibatch) is not in ndrt: "
+            + "gradients are the minibatch mean; scale the learning rate instead");
+      }
+      return this;
+    }
+
+    /**
+     * Deeplearning4j's updater enum with {@link #learningRate} and {@link #momentum} (or the
+     * updater's default rate, {@link org.ndrt.nn.conf.Updater#defaultLearningRate()}).
+     *
+     * @deprecated as in Deeplearning4j: give the updater object, e.g. {@code updater(new
+     *     Nesterovs(0.1, 0.9))}
+     */
+    @Deprecated
+    public Builder updater(org.ndrt.nn.conf.Updater kind) {
+      require(kind, "updater");
+      if (updaterObject) {
+        throw new IllegalArgumentException("updater(Updater." + kind + ") after updater(" + org.ndrt.nn.conf.Updater.source(updater)
+            + "): use one form, the updater object");
+      }
+      legacyUpdater = kind;
+      return applyLegacyUpdater();
+    }
+
+    /**
+     * The learning rate of the updater set by {@link #updater(org.ndrt.nn.conf.Updater)} (SGD when
+     * none is).
+     *
+     * @deprecated as in Deeplearning4j: give the rate to the updater object, e.g. {@code updater(new
+     *     Nesterovs(0.01, 0.9))}
+     */
+    @Deprecated
+    public Builder learningRate(double learningRate) {
+      if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
+        throw new IllegalArgumentException("learningRate must be positive and finite, got " + learningRate);
+      }
+      checkNoUpdaterObject("learningRate(" + learningRate + ")");
+      legacyLearningRate = learningRate;
+      return applyLegacyUpdater();
+    }
+
+    /**
+     * The momentum of {@code updater(Updater.NESTEROVS)} (default 0.9; other updaters ignore it).
+     *
+     * @deprecated as in Deeplearning4j: {@code updater(new Nesterovs(learningRate, momentum))}
+     */
+    @Deprecated
+    public Builder momentum(double momentum) {
+      checkNoUpdaterObject("momentum(" + momentum + ")");
+      legacyMomentum = momentum;
+      return applyLegacyUpdater();
+    }
+
+    private void checkNoUpdaterObject(String what) {
+      if (updaterObject) {
+        throw new IllegalArgumentException(what + " goes with the deprecated updater(Updater.X); with an updater object "
+            + "give it there: updater(" + org.ndrt.nn.conf.Updater.source(updater) + ") with your value");
+      }
+    }
+
+    private Builder applyLegacyUpdater() {
+      org.ndrt.nn.conf.Updater kind = legacyUpdater != null ? legacyUpdater : org.ndrt.nn.conf.Updater.SGD;
+      double lr = legacyLearningRate;
+      if (legacyUpdater == null && Double.isNaN(lr)) {
+        lr = 0.1; // momentum(..) alone: Deeplearning4j 0.x's default SGD rate
+      }
+      updater = kind.create(lr, legacyMomentum);
+      return this;
+    }
+
+    /**
+     * Deeplearning4j 0.x's switch for l1/l2: {@code regularization(false)} turns {@link #l2} off (as
+     * there), {@code true} lets it apply (as it does by itself here).
+     *
+     * @deprecated as in Deeplearning4j 1.0: {@code l2(x)} applies by itself
+     */
+    @Deprecated
+    public Builder regularization(boolean regularization) {
+      this.regularization = regularization;
+      this.l2 = regularization ? l2Requested : 0;
+      LegacyApi.warn("regularization(" + regularization + ")", regularization ? "l2(x) alone (it applies by itself)"
+          : "no l2(x) (regularization(false) turns l2 off, as in Deeplearning4j 0.x)");
+      return this;
+    }
+
+    /**
+     * Deeplearning4j 0.x's optimiser iterations per minibatch: only 1 (each minibatch is fitted once,
+     * what ndrt does) is accepted.
+     *
+     * @deprecated as in Deeplearning4j 1.0: leave it out (train more epochs to see the data more often)
+     */
+    @Deprecated
+    public Builder iterations(int iterations) {
+      if (iterations != 1) {
+        throw new IllegalArgumentException("iterations(" + iterations + ") (fitting each minibatch " + iterations
+            + " times) is not in ndrt: each minibatch is fitted once; train " + iterations + " times as many epochs instead");
+      }
+      LegacyApi.warnNoOp("iterations(1)", "each minibatch is fitted once");
+      return this;
+    }
+
+    /**
+     * The default activation by Deeplearning4j's name ("relu", "tanh", "softmax", "identity", ...).
+     *
+     * @deprecated as in Deeplearning4j: {@code activation(Activation.RELU)}
+     */
+    @Deprecated
+    public Builder activation(String name) {
+      Activation a = Activation.fromString(name);
+      LegacyApi.warn("activation(\"" + name + "\")", "activation(Activation." + a.name() + ")");
+      return activation(a);
+    }
+
+    /**
+     * Deeplearning4j 0.4's list with its layer count (which {@code layer(i, ...)} checks anyway).
+     *
+     * @deprecated as in Deeplearning4j: {@code list()}
+     */
+    @Deprecated
+    public ListBuilder list(int layers) {
+      LegacyApi.warn("list(" + layers + ")", "list()");
+      return list();
     }
 
     private static <T> T require(T v, String what) {
@@ -114,11 +297,14 @@ public final class NeuralNetConfiguration {
     }
   }
 
-  /** The layers, in order, and the input type. */
-  public static final class ListBuilder {
+  /** The layers, in order, and the input type ({@link MultiLayerConfiguration.Builder} in Deeplearning4j's terms). */
+  public static final class ListBuilder extends MultiLayerConfiguration.Builder {
     final Builder global;
     final List<Layer> layers = new ArrayList<>();
     InputType inputType;
+    BackpropType backpropType = BackpropType.Standard;
+    int tbpttFwdLength = 20;
+    int tbpttBackLength = 20;
 
     ListBuilder(Builder global) {
       this.global = global;
@@ -142,15 +328,90 @@ public final class NeuralNetConfiguration {
     }
 
     /** What the network takes in; lets every layer's nIn and spatial size be inferred. */
+    @Override
     public ListBuilder setInputType(InputType type) {
       this.inputType = type;
       return this;
     }
 
+    /**
+     * Deeplearning4j's {@code backprop(true)}: networks always train by backpropagation ({@code
+     * false} is refused).
+     *
+     * @deprecated as in Deeplearning4j 1.0: leave it out
+     */
+    @Deprecated
+    @Override
+    public ListBuilder backprop(boolean backprop) {
+      if (!backprop) {
+        throw new IllegalArgumentException("backprop(false) is not in ndrt: networks train by backpropagation");
+      }
+      LegacyApi.warnNoOp("backprop(true)", "networks always train by backpropagation");
+      return this;
+    }
+
+    /**
+     * Deeplearning4j's {@code pretrain(false)}: ndrt has no layerwise pretraining ({@code true} is
+     * refused).
+     *
+     * @deprecated as in Deeplearning4j 1.0: leave it out
+     */
+    @Deprecated
+    @Override
+    public ListBuilder pretrain(boolean pretrain) {
+      if (pretrain) {
+        throw new IllegalArgumentException("pretrain(true) is not in ndrt: it has no layerwise pretraining");
+      }
+      LegacyApi.warnNoOp("pretrain(false)", "there is no layerwise pretraining");
+      return this;
+    }
+
+    /**
+     * Standard (default) or TruncatedBPTT: the latter fits sequences in segments of
+     * {@link #tBPTTForwardLength} steps (Deeplearning4j's default length: 20).
+     */
+    public ListBuilder backpropType(BackpropType type) {
+      if (type == null) {
+        throw new IllegalArgumentException("backpropType must not be null");
+      }
+      this.backpropType = type;
+      return this;
+    }
+
+    /** Truncated BPTT: the steps of each segment of the forward pass. */
+    public ListBuilder tBPTTForwardLength(int length) {
+      this.tbpttFwdLength = positiveLength(length, "tBPTTForwardLength");
+      return this;
+    }
+
+    /**
+     * Truncated BPTT: the steps the gradient flows back through in each segment; must equal the
+     * forward length (shorter backward lengths are not supported).
+     */
+    public ListBuilder tBPTTBackwardLength(int length) {
+      this.tbpttBackLength = positiveLength(length, "tBPTTBackwardLength");
+      return this;
+    }
+
+    /** Both truncated-BPTT lengths at once. */
+    public ListBuilder tBPTTLength(int length) {
+      return tBPTTForwardLength(length).tBPTTBackwardLength(length);
+    }
+
+    private static int positiveLength(int length, String what) {
+      if (length <= 0) {
+        throw new IllegalArgumentException(what + " must be positive, got " + length);
+      }
+      return length;
+    }
+
     /** Checks every layer against its input (errors here, before any training) and freezes the configuration. */
+    @Override
     public MultiLayerConfiguration build() {
-      return new MultiLayerConfiguration(global.seed, global.weightInit, global.activation, global.updater, global.l2,
-          global.weightDecay, global.dataType, global.lossScale, inputType, layers);
+      MultiLayerConfiguration c = new MultiLayerConfiguration(global.seed, global.weightInit, global.activation,
+          global.updater, global.l2, global.weightDecay, global.dataType, global.lossScale, inputType, layers);
+      c.setBackprop(backpropType, tbpttFwdLength, tbpttBackLength);
+      return c;
     }
   }
 }

@@ -72,6 +72,28 @@ public abstract class LayerImpl implements AutoCloseable {
     this.randomStream = stream;
   }
 
+  /** Where a recurrent layer's initial state comes from in its next forward passes. */
+  public enum RnnState {
+    /** Zeros (every ordinary forward pass). */
+    ZERO,
+    /** The final state of the layer's previous forward pass (truncated BPTT's later segments). */
+    PREVIOUS,
+    /** The state stored by the previous rnnTimeStep call (zeros after a clear); stores the new one. */
+    STORED
+  }
+
+  /**
+   * Recurrent layers: each sequence's valid length for the next forward passes (i64 [N]: a features
+   * mask's prefix lengths), or null when every step is valid. Other layers ignore it.
+   */
+  public void setSequenceLengths(Tensor lengths) {}
+
+  /** Recurrent layers: where the next forward passes take their initial state from (ZERO unless set). */
+  public void setRnnState(RnnState mode) {}
+
+  /** Recurrent layers: forgets the state stored by rnnTimeStep. */
+  public void clearStoredState() {}
+
   /** Forward pass; keeps what backward needs. */
   public abstract Tensor forward(Tensor x, boolean training);
 

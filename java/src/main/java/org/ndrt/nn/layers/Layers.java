@@ -4,6 +4,11 @@ import org.ndrt.DType;
 import org.ndrt.Tensor;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
 import org.ndrt.nn.conf.layers.BatchNormalization;
+import org.ndrt.nn.conf.layers.Bidirectional;
+import org.ndrt.nn.conf.layers.GRU;
+import org.ndrt.nn.conf.layers.LSTM;
+import org.ndrt.nn.conf.layers.LastTimeStep;
+import org.ndrt.nn.conf.layers.RnnOutputLayer;
 import org.ndrt.nn.conf.layers.ConvolutionLayer;
 import org.ndrt.nn.conf.layers.DenseLayer;
 import org.ndrt.nn.conf.layers.DropoutLayer;
@@ -22,8 +27,12 @@ public final class Layers {
       return new ConvolutionImpl((ConvolutionLayer) l, l.inferOutput(conf.layerInput(i)), dtype);
     } else if (l instanceof SubsamplingLayer) {
       return new SubsamplingImpl((SubsamplingLayer) l, l.inferOutput(conf.layerInput(i)), dtype);
+    } else if (l instanceof RnnOutputLayer) {
+      return new RnnOutputImpl((RnnOutputLayer) l, dtype);
     } else if (l instanceof OutputLayer) {
       return new OutputImpl((OutputLayer) l, dtype);
+    } else if (l instanceof LSTM || l instanceof GRU || l instanceof Bidirectional || l instanceof LastTimeStep) {
+      return recurrent(l, false, dtype);
     } else if (l instanceof DenseLayer) {
       return new DenseImpl((DenseLayer) l, dtype);
     } else if (l instanceof BatchNormalization) {
@@ -34,18 +43,71 @@ public final class Layers {
     throw new IllegalArgumentException("no implementation for layer type " + l.getClass().getName());
   }
 
-  /** The output layer's mean loss for {@code labels} after a forward pass (rank-0 f32, owned by the layer). */
+  private static LayerImpl recurrent(Layer l, boolean reverse, DType dtype) {
+    if (l instanceof LSTM) {
+      return new LstmImpl((LSTM) l, reverse, dtype);
+    } else if (l instanceof GRU) {
+      return new GruImpl((GRU) l, reverse, dtype);
+    } else if (l instanceof Bidirectional) {
+      Bidirectional b = (Bidirectional) l;
+      return new BidirectionalImpl(b, recurrent(b.getFwd(), false, dtype), recurrent(b.getFwd(), true, dtype), dtype);
+    } else if (l instanceof LastTimeStep) {
+      return new LastTimeStepImpl(recurrent(((LastTimeStep) l).getUnderlying(), false, dtype), dtype);
+    }
+    throw new IllegalArgumentException("no recurrent implementation for layer type " + l.getClass().getName());
+  }
+
+  /**
+   * The output layer's loss for {@code labels} after a forward pass (rank 0, owned by the layer): f32
+   * (f64 for an RnnOutputLayer computing in f64). OutputLayer: the mean over the minibatch;
+   * RnnOutputLayer: the sum over the valid steps / N.
+   */
   public static Tensor loss(LayerImpl output, Tensor labels) {
+    if (output instanceof RnnOutputImpl) {
+      return ((RnnOutputImpl) output).loss(labels);
+    }
     return ((OutputImpl) output).loss(labels);
   }
 
   /** Backward from the loss; {@code scale} is dL (rank 0, f32): 1, or the loss scale. */
   public static Tensor backwardFromLoss(LayerImpl output, Tensor labels, Tensor scale, boolean needDx) {
+    if (output instanceof RnnOutputImpl) {
+      return ((RnnOutputImpl) output).backwardFromLoss(scale, needDx);
+    }
     return ((OutputImpl) output).backwardFromLoss(labels, scale, needDx);
   }
 
-  /** The activated output after a forward pass, as a new f32 tensor. */
+  /**
+   * The activated output after a forward pass, as a new f32 tensor: [N, nOut], or [N, nOut, T] for an
+   * RnnOutputLayer (0 at masked steps).
+   */
   public static Tensor activate(LayerImpl output) {
+    if (output instanceof RnnOutputImpl) {
+      return ((RnnOutputImpl) output).activate();
+    }
     return ((OutputImpl) output).activate();
+  }
+
+  /** True when the output layer gives one output per time step (RnnOutputLayer). */
+  public static boolean isSequenceOutput(LayerImpl output) {
+    return output instanceof RnnOutputImpl;
+  }
+
+  /**
+   * RnnOutputLayer: the step weights of the next loss and output ([N, T], 1 = valid; the labels mask,
+   * else the features mask), or null when every step counts.
+   */
+  public static void setOutputMask(LayerImpl output, Tensor mask) {
+    if (output instanceof RnnOutputImpl) {
+      ((RnnOutputImpl) output).setMask(mask);
+    } else if (mask != null) {
+      throw new IllegalArgumentException("a labels mask needs an RnnOutputLayer (one label per time step); an OutputLayer"
+          + " has one label per example");
+    }
+  }
+
+  /** RnnOutputLayer: the pre-activation rows [N T, nOut] (row b T + t) of the last forward pass. */
+  public static Tensor sequenceLogits(LayerImpl output) {
+    return ((RnnOutputImpl) output).logits();
   }
 }

@@ -10,16 +10,19 @@ import org.ndrt.nn.conf.layers.OutputLayer;
 /**
  * The output layer: forward gives the pre-activation z (logits); the loss and its gradient are
  * computed in f32 (z is cast under mixed precision), fused with the activation where the pair has a
- * fused op (softmax + cross-entropy, sigmoid + binary cross-entropy).
+ * fused op (softmax + cross-entropy, sigmoid + binary cross-entropy). A layer computing in f64
+ * (gradient checks) computes its loss in f64 too.
  */
 final class OutputImpl extends DenseImpl {
   private final LossFunction loss;
+  private final DType lossType;
   private Tensor zf;
   private Tensor pred;
 
   OutputImpl(OutputLayer conf, DType dtype) {
     super(conf, dtype);
     this.loss = conf.lossFunction();
+    this.lossType = dtype == DType.F64 ? DType.F64 : DType.F32;
   }
 
   @Override
@@ -36,8 +39,8 @@ final class OutputImpl extends DenseImpl {
 
   /** The mean loss over the minibatch (a rank-0 f32 buffer) for one-hot / target rows {@code labels}. */
   Tensor loss(Tensor labels) {
-    zf = asF32("zf", z);
-    Tensor l = buffer("loss", DType.F32);
+    zf = lossType == DType.F64 ? z : asF32("zf", z);
+    Tensor l = buffer("loss", lossType);
     switch (loss) {
       case NEGATIVELOGLIKELIHOOD:
       case MCXENT:
@@ -45,10 +48,10 @@ final class OutputImpl extends DenseImpl {
       case XENT:
         return Ops.bceWithLogits(zf, labels, 1, l);
       case MSE:
-        pred = Activations.forward(act, zf, buffer("pred", DType.F32, zf.shape()));
+        pred = Activations.forward(act, zf, buffer("pred", lossType, zf.shape()));
         return Ops.mseLoss(pred, labels, 1, l);
       case L1:
-        pred = Activations.forward(act, zf, buffer("pred", DType.F32, zf.shape()));
+        pred = Activations.forward(act, zf, buffer("pred", lossType, zf.shape()));
         return Ops.l1Loss(pred, labels, 1, l);
       default:
         throw new IllegalStateException("loss " + loss);
@@ -57,7 +60,10 @@ final class OutputImpl extends DenseImpl {
 
   /** Backward from the loss computed by {@link #loss}; {@code scale} is the rank-0 dL (the loss scale). */
   Tensor backwardFromLoss(Tensor labels, Tensor scale, boolean needDx) {
-    Tensor dzf = buffer("dzf", DType.F32, zf.shape());
+    Tensor dzf = buffer("dzf", lossType, zf.shape());
+    if (scale.dtype() != lossType) {
+      scale = Ops.cast(scale, lossType, buffer("scale", lossType));
+    }
     switch (loss) {
       case NEGATIVELOGLIKELIHOOD:
       case MCXENT:
@@ -68,7 +74,7 @@ final class OutputImpl extends DenseImpl {
         break;
       case MSE:
       case L1: {
-        Tensor dpred = buffer("dpred", DType.F32, zf.shape());
+        Tensor dpred = buffer("dpred", lossType, zf.shape());
         if (loss == LossFunction.MSE) {
           Ops.mseLossBp(pred, labels, scale, 1, dpred);
         } else {

@@ -25,8 +25,19 @@ public final class ParamSpec {
   public final double initValue;
   /** Kept in f32 even under mixed precision (batch-norm parameters, which compute in f32). */
   public final boolean f32Only;
+  /**
+   * BIAS parameters that start with a value per block (null: {@link #initValue} everywhere): the
+   * elements split into blocks.length equal consecutive blocks, block k starting at blockInit[k]
+   * (an LSTM's forget-gate bias).
+   */
+  public final double[] blockInit;
 
   private ParamSpec(String name, long[] shape, Kind kind, long fanIn, long fanOut, double initValue, boolean f32Only) {
+    this(name, shape, kind, fanIn, fanOut, initValue, f32Only, null);
+  }
+
+  private ParamSpec(String name, long[] shape, Kind kind, long fanIn, long fanOut, double initValue, boolean f32Only,
+      double[] blockInit) {
     this.name = name;
     this.shape = shape.clone();
     this.kind = kind;
@@ -34,6 +45,7 @@ public final class ParamSpec {
     this.fanOut = fanOut;
     this.initValue = initValue;
     this.f32Only = f32Only;
+    this.blockInit = blockInit == null ? null : blockInit.clone();
   }
 
   public static ParamSpec weight(String name, long fanIn, long fanOut, long... shape) {
@@ -42,6 +54,21 @@ public final class ParamSpec {
 
   public static ParamSpec bias(String name, double init, boolean f32Only, long... shape) {
     return new ParamSpec(name, shape, Kind.BIAS, 0, 0, init, f32Only);
+  }
+
+  /** A bias of {@code blocks.length} equal blocks, block k starting at blocks[k]. */
+  public static ParamSpec biasBlocks(String name, double[] blocks, long... shape) {
+    ParamSpec s = new ParamSpec(name, shape, Kind.BIAS, 0, 0, 0, false, blocks);
+    if (blocks.length == 0 || s.numel() % blocks.length != 0) {
+      throw new IllegalArgumentException("ParamSpec " + name + ": " + s.numel() + " elements do not split into "
+          + blocks.length + " blocks");
+    }
+    return s;
+  }
+
+  /** The same parameter under another name (Bidirectional's "f" and "b" copies). */
+  public ParamSpec withName(String newName) {
+    return new ParamSpec(newName, shape, kind, fanIn, fanOut, initValue, f32Only, blockInit);
   }
 
   public static ParamSpec state(String name, double init, long... shape) {

@@ -40,6 +40,9 @@ public final class BatchNormalization extends Layer {
 
   @Override
   public InputType inferOutput(InputType in) {
+    if (in.isRecurrent()) {
+      throw error("does not take sequences yet, got " + in);
+    }
     long c = in.isConvolutional() ? in.channels : in.size;
     resolveNIn(c);
     nOut = c;

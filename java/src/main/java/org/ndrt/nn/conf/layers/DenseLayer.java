@@ -24,6 +24,10 @@ public class DenseLayer extends Layer {
 
   @Override
   public InputType inferOutput(InputType in) {
+    if (in.isRecurrent()) {
+      throw error("takes one row per example, got sequences " + in + ": put LastTimeStep around the recurrent layer"
+          + " before it, or use an RnnOutputLayer for one output per time step");
+    }
     resolveNIn(in.flatSize());
     if (nOut <= 0) {
       throw error("nOut is not set");

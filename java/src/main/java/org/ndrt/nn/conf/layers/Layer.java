@@ -128,6 +128,11 @@ public abstract class Layer {
       case "OutputLayer": b = new OutputLayer.Builder(org.ndrt.nn.conf.LossFunction.valueOf(Json.str(m, "lossFunction"))); break;
       case "BatchNormalization": b = BatchNormalization.Builder.fromJson(m); break;
       case "DropoutLayer": b = new DropoutLayer.Builder(Json.num(m, "dropProbability")); break;
+      case "LSTM": b = LSTM.Builder.fromJson(m); break;
+      case "GRU": b = new GRU.Builder(); break;
+      case "RnnOutputLayer": b = new RnnOutputLayer.Builder(org.ndrt.nn.conf.LossFunction.valueOf(Json.str(m, "lossFunction"))); break;
+      case "LastTimeStep": return LastTimeStep.wrapperFromJson(m);
+      case "Bidirectional": return Bidirectional.wrapperFromJson(m);
       default: throw new IllegalArgumentException("configuration JSON: unknown layer type \"" + type + "\"");
     }
     b.name = Json.str(m, "name", null);
@@ -192,6 +197,18 @@ public abstract class Layer {
     public B activation(Activation activation) {
       this.activation = activation;
       return self();
+    }
+
+    /**
+     * The activation by Deeplearning4j's name ("relu", "identity", "softmax", ...).
+     *
+     * @deprecated as in Deeplearning4j: {@code activation(Activation.RELU)}
+     */
+    @Deprecated
+    public B activation(String name) {
+      Activation a = Activation.fromString(name);
+      org.ndrt.LegacyApi.warn("activation(\"" + name + "\")", "activation(Activation." + a.name() + ")");
+      return activation(a);
     }
 
     public B weightInit(WeightInit weightInit) {

@@ -9,12 +9,20 @@ import org.ndrt.nn.conf.LossFunction;
  * (run fused as softmax + cross-entropy), XENT a sigmoid (fused as bce_with_logits); MSE and L1 take
  * any activation. Default activation: softmax.
  */
-public final class OutputLayer extends DenseLayer {
+public class OutputLayer extends DenseLayer {
   private final LossFunction loss;
 
   private OutputLayer(Builder b) {
+    this(b, b.loss);
+  }
+
+  /** For output layers of other shapes (RnnOutputLayer). */
+  protected OutputLayer(Layer.Builder<?> b, LossFunction loss) {
     super(b);
-    this.loss = b.loss;
+    if (loss == null) {
+      throw new IllegalArgumentException(getClass().getSimpleName() + ": the loss function must not be null");
+    }
+    this.loss = loss;
   }
 
   public LossFunction lossFunction() {
@@ -59,9 +67,19 @@ public final class OutputLayer extends DenseLayer {
       this.loss = loss;
     }
 
+    /** Deeplearning4j's form: {@code new OutputLayer.Builder(LossFunctions.LossFunction.NEGATIVELOGLIKELIHOOD)}. */
+    public Builder(org.ndrt.nn.conf.LossFunctions.LossFunction loss) {
+      this(loss == null ? null : loss.toNdrt());
+    }
+
     public Builder lossFunction(LossFunction loss) {
       this.loss = loss;
       return this;
+    }
+
+    /** Deeplearning4j's form of {@link #lossFunction(LossFunction)}. */
+    public Builder lossFunction(org.ndrt.nn.conf.LossFunctions.LossFunction loss) {
+      return lossFunction(loss == null ? null : loss.toNdrt());
     }
 
     @Override

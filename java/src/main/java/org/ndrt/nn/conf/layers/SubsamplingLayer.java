@@ -57,6 +57,26 @@ public final class SubsamplingLayer extends WindowLayer {
       this.type = type;
     }
 
+    /** Deeplearning4j's {@code new SubsamplingLayer.Builder(PoolingType.MAX, new int[] {2, 2})}: the kernel size (stride 2, 2). */
+    public Builder(PoolingType type, int[] kernelSize) {
+      this(type);
+      kernelSize(pair(kernelSize, "kernelSize")[0], kernelSize[1]);
+    }
+
+    /** Deeplearning4j's {@code new SubsamplingLayer.Builder(PoolingType.MAX, new int[] {2, 2}, new int[] {2, 2})}: kernel and stride. */
+    public Builder(PoolingType type, int[] kernelSize, int[] stride) {
+      this(type, kernelSize);
+      stride(pair(stride, "stride")[0], stride[1]);
+    }
+
+    private static int[] pair(int[] v, String what) {
+      if (v == null || v.length != 2) {
+        throw new IllegalArgumentException("SubsamplingLayer: " + what + " needs 2 values (height, width), got "
+            + java.util.Arrays.toString(v));
+      }
+      return v;
+    }
+
     public Builder() {
       super("SubsamplingLayer", new int[] {2, 2}, new int[] {2, 2});
     }
