@@ -64,7 +64,8 @@ py_version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$root/bindings/python/pyprojec
 [ "$py_version" = "$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --modversion ndrt)" ] \
   || fail "bindings/python/pyproject.toml has version $py_version, the project another"
 "$python" -m venv --system-site-packages "$work/venv"
-"$work/venv/bin/pip" install --quiet --no-index --no-build-isolation "$root/bindings/python" >/dev/null
+cp -r "$root/bindings/python" "$work/pysrc"  # setuptools writes build/ and *.egg-info beside the sources
+"$work/venv/bin/pip" install --quiet --no-index --no-build-isolation "$work/pysrc" >/dev/null
 py_check='import ndrt, numpy as np
 a = np.arange(12, dtype=np.float32).reshape(3, 4)
 t = ndrt.from_numpy(a)
