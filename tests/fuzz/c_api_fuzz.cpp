@@ -1952,7 +1952,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!g_initialised) initialise();
-  ++g_inputs;
+  // The totals now and then too: libFuzzer leaves without exit handlers when interrupted.
+  if (++g_inputs % 50000 == 0) print_totals();
   int64_t live0 = 0;
   ndrt_memory_stats st0;
   MUST(ndrt_live_handles(&live0));
