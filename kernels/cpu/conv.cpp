@@ -155,7 +155,8 @@ void conv2d_bp_bias_kernel(OpContext& c) {
   parallel_for(K, std::max<int64_t>(1, 32768 / std::max<int64_t>(N * P, 1)), [&](int64_t b, int64_t e) {
     for (int64_t k = b; k < e; ++k) {
       double lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // independent sums: the adds pipeline
-      for (int64_t n = 0; n < N; ++n) {
+      // P == 0: dy holds no element and may have no data to offset (db is then zeros).
+      for (int64_t n = 0; n < N && P > 0; ++n) {
         const T* row = nhwc ? src + n * P * K + k : src + (n * K + k) * P;
         const int64_t st = nhwc ? K : 1;
         int64_t q = 0;
