@@ -24,8 +24,9 @@ Command line:
         [--java out/org/ndrt/Ops.java --java-package org.ndrt --java-class Ops]
     /usr/bin/python3 gen_ops.py --from-json ops.json --java ...   (no library needed)
 
-Attribute types handled: int, float, bool, dtype, ints; variadic last inputs; ops with any number
-of outputs (0..8). An attribute type the generator does not know stops generation with an error
+Attribute types handled: int, float, bool, dtype, ints; variadic last inputs; trailing optional
+inputs ("optional": true: Java gets every overload without them and with them, a null optional
+input being left out); ops with any number of outputs (0..8). An attribute type the generator does not know stops generation with an error
 naming the op, so that a registry change never silently drops an op.
 """
 
@@ -83,6 +84,11 @@ class Op:
     attrs: List[Attr]
     kernels: Dict[str, List[str]] = field(default_factory=dict)
     raw: Dict[str, Any] = field(default_factory=dict)  # the JSON as described, for extensions
+    n_optional: int = 0  # the last n_optional inputs may be left out (trailing optional inputs)
+
+    @property
+    def n_required_inputs(self) -> int:
+        return len(self.inputs) - self.n_optional
 
     def first_optional_prefix(self) -> int:
         """Smallest number of leading attributes a caller must give (up to the last required one)."""
@@ -113,6 +119,19 @@ def _parse_attr(op_name: str, j: Dict[str, Any]) -> Attr:
     return Attr(name=j["name"], type=t, required=required, default=default)
 
 
+def _optional_inputs(name: str, inputs: List[Dict[str, Any]], variadic: bool) -> int:
+    flags = [bool(x.get("optional", False)) for x in inputs]
+    n = 0
+    while n < len(flags) and flags[len(flags) - 1 - n]:
+        n += 1
+    if any(flags[:len(flags) - n]):
+        raise GenError(f"op '{name}': an optional input is followed by a required one (only trailing inputs "
+                       f"may be optional)")
+    if n and variadic:
+        raise GenError(f"op '{name}': a variadic op with optional inputs")
+    return n
+
+
 def op_from_json(j: Dict[str, Any], op_id: Optional[int] = None) -> Op:
     name = j["name"]
     return Op(
@@ -126,6 +145,7 @@ def op_from_json(j: Dict[str, Any], op_id: Optional[int] = None) -> Op:
         attrs=[_parse_attr(name, a) for a in j.get("attrs", [])],
         kernels={k: list(v) for k, v in j.get("kernels", {}).items()},
         raw=j,
+        n_optional=_optional_inputs(name, j.get("inputs", []), bool(j.get("variadic", False))),
     )
 
 
@@ -389,7 +409,7 @@ def _emit_attrs_class(p: "_JavaOp", o: List[str]) -> None:
 
 def _small_path(op: Op) -> bool:
     """Ops that NdrtC.exec_small runs: no attributes, fixed inputs (at most 4), one output."""
-    return not op.attrs and not op.variadic and len(op.inputs) <= 4 and len(op.outputs) == 1
+    return not op.attrs and not op.variadic and not op.n_optional and len(op.inputs) <= 4 and len(op.outputs) == 1
 
 
 def _emit_java_op(p: _JavaOp, out: List[str]) -> None:
@@ -403,8 +423,13 @@ def _emit_java_op(p: _JavaOp, out: List[str]) -> None:
         in_params.append(f"Tensor[] {name}" if (op.variadic and last) else f"Tensor {name}")
     attr_params = [f"{JAVA_ATTR_TYPES[a.type]} {n}" for a, n in zip(op.attrs, p.attrs)]
     out_params = [f"Tensor {n}" for n in p.outputs]
+    # Trailing optional inputs: every overload below comes without them (null passed on) and with them.
+    # (Giving an op without attributes an optional input makes its old full form (inputs, outputs)
+    # read as (inputs, optional input): such an op should get an attribute along with it.)
+    n_req = op.n_required_inputs
+    opt_variants = (False, True) if op.n_optional else (True,)
 
-    def doc(n_attrs: int, given_outputs: bool) -> None:
+    def doc(n_attrs: int, given_outputs: bool, with_optional: bool = True) -> None:
         out.append("  /**")
         text = _javadoc_text(op.doc.strip()) or f"The {op.name} op."
         for line in text.split("\n"):
@@ -426,10 +451,16 @@ def _emit_java_op(p: _JavaOp, out: List[str]) -> None:
             rest = ", ".join(f"{_javadoc_text(a.name)} = {_javadoc_text(a.default_value_text())}"
                              for a in op.attrs[n_attrs:])
             out.append(f"   * <p>Defaults used: {rest}.")
+        if not with_optional:
+            out.append("   * <p>Optional inputs left out: " + ", ".join(_javadoc_text(n) for n in op.inputs[n_req:]) + ".")
         for i, (name, jn) in enumerate(zip(op.inputs, p.inputs)):
+            if i >= n_req and not with_optional:
+                continue
             variadic = op.variadic and i == len(op.inputs) - 1
             out.append(f"   * @param {jn} input <code>{_javadoc_text(name)}</code>"
-                       + (" (variadic: one or more tensors)" if variadic else ""))
+                       + (" (variadic: one or more tensors)" if variadic else "")
+                       + (" (optional: {@code null} leaves it out, and every optional input after it)"
+                          if i >= n_req else ""))
         for a, jn in list(zip(op.attrs, p.attrs))[:n_attrs]:
             out.append(f"   * @param {jn} attribute <code>{_javadoc_text(a.name)}</code> ({a.type}; "
                        f"default {_javadoc_text(a.default_value_text())})")
@@ -446,17 +477,20 @@ def _emit_java_op(p: _JavaOp, out: List[str]) -> None:
     # the rest take the defaults the registry describes.
     min_attrs = op.first_optional_prefix()
     for n_attrs in range(min_attrs, len(op.attrs) + 1):
-        if n_attrs == len(op.attrs) and n_out == 0:
-            break  # same parameters as the full form below
-        params = in_params + attr_params[:n_attrs]
-        args = list(p.inputs) + list(p.attrs[:n_attrs])
-        args += [_java_default(a) for a in op.attrs[n_attrs:]]
-        args += ["null"] * n_out
-        doc(n_attrs, False)
-        out.append(f"  public static {ret} {p.method}({', '.join(params)}) {{")
-        out.append(f"    {'return ' if n_out else ''}{p.method}({', '.join(args)});")
-        out.append("  }")
-        out.append("")
+        for with_opt in opt_variants:
+            if with_opt and n_attrs == len(op.attrs) and n_out == 0:
+                continue  # same parameters as the full form below
+            ins = in_params if with_opt else in_params[:n_req]
+            params = ins + attr_params[:n_attrs]
+            args = list(p.inputs) if with_opt else list(p.inputs[:n_req]) + ["null"] * op.n_optional
+            args += list(p.attrs[:n_attrs])
+            args += [_java_default(a) for a in op.attrs[n_attrs:]]
+            args += ["null"] * n_out
+            doc(n_attrs, False, with_opt)
+            out.append(f"  public static {ret} {p.method}({', '.join(params)}) {{")
+            out.append(f"    {'return ' if n_out else ''}{p.method}({', '.join(args)});")
+            out.append("  }")
+            out.append("")
 
     # Named attributes: an options object (defaults preset, required ones in its constructor).
     if p.attrs_class:
@@ -465,31 +499,37 @@ def _emit_java_op(p: _JavaOp, out: List[str]) -> None:
         while attrs_name in p.inputs or attrs_name in p.outputs:
             attrs_name += "_"
         fields = [f"{attrs_name}.{n}" for n in p.attrs]
-        for given in (False, True):
-            if given and n_out == 0:
-                continue  # no outputs: the form without them is the only one
-            out.append("  /**")
-            out.append(f"   * {{@code {_javadoc_text(op.name)}}} with its attributes by name: see {{@link {c}}} and "
-                       f"{{@link #{p.method}({', '.join(_java_erasure(x) for x in params_full(in_params, attr_params, out_params))})}}.")
-            out.append("   *")
-            for i, (name, jn) in enumerate(zip(op.inputs, p.inputs)):
-                out.append(f"   * @param {jn} input <code>{_javadoc_text(name)}</code>")
-            out.append(f"   * @param {attrs_name} the attributes")
-            if given:
-                for name, jn in zip(op.outputs, p.outputs):
-                    out.append(f"   * @param {jn} output <code>{_javadoc_text(name)}</code>, or {{@code null}}")
-            if n_out == 1:
-                out.append(f"   * @return output <code>{_javadoc_text(op.outputs[0])}</code>")
-            elif n_out > 1:
-                out.append(f"   * @return outputs {', '.join(_javadoc_text(o_) for o_ in op.outputs)}")
-            out.append("   */")
-            ps = in_params + [f"{c} {attrs_name}"] + (out_params if given else [])
-            args = list(p.inputs) + fields + (list(p.outputs) if given else ["null"] * n_out)
-            out.append(f"  public static {ret} {p.method}({', '.join(ps)}) {{")
-            out.append(f"    java.util.Objects.requireNonNull({attrs_name}, \"{attrs_name}\");")
-            out.append(f"    {'return ' if n_out else ''}{p.method}({', '.join(args)});")
-            out.append("  }")
-            out.append("")
+        for with_opt in opt_variants:
+            for given in (False, True):
+                if given and n_out == 0:
+                    continue  # no outputs: the form without them is the only one
+                out.append("  /**")
+                out.append(f"   * {{@code {_javadoc_text(op.name)}}} with its attributes by name: see {{@link {c}}} and "
+                           f"{{@link #{p.method}({', '.join(_java_erasure(x) for x in params_full(in_params, attr_params, out_params))})}}.")
+                out.append("   *")
+                for i, (name, jn) in enumerate(zip(op.inputs, p.inputs)):
+                    if i >= n_req and not with_opt:
+                        continue
+                    out.append(f"   * @param {jn} input <code>{_javadoc_text(name)}</code>"
+                               + (" (optional: {@code null} leaves it out)" if i >= n_req else ""))
+                out.append(f"   * @param {attrs_name} the attributes")
+                if given:
+                    for name, jn in zip(op.outputs, p.outputs):
+                        out.append(f"   * @param {jn} output <code>{_javadoc_text(name)}</code>, or {{@code null}}")
+                if n_out == 1:
+                    out.append(f"   * @return output <code>{_javadoc_text(op.outputs[0])}</code>")
+                elif n_out > 1:
+                    out.append(f"   * @return outputs {', '.join(_javadoc_text(o_) for o_ in op.outputs)}")
+                out.append("   */")
+                ins = in_params if with_opt else in_params[:n_req]
+                ps = ins + [f"{c} {attrs_name}"] + (out_params if given else [])
+                in_args = list(p.inputs) if with_opt else list(p.inputs[:n_req]) + ["null"] * op.n_optional
+                args = in_args + fields + (list(p.outputs) if given else ["null"] * n_out)
+                out.append(f"  public static {ret} {p.method}({', '.join(ps)}) {{")
+                out.append(f"    java.util.Objects.requireNonNull({attrs_name}, \"{attrs_name}\");")
+                out.append(f"    {'return ' if n_out else ''}{p.method}({', '.join(args)});")
+                out.append("  }")
+                out.append("")
 
     # The full form: every attribute, outputs given (null = allocate).
     params = in_params + attr_params + out_params
@@ -516,6 +556,18 @@ def _emit_java_op(p: _JavaOp, out: List[str]) -> None:
             out.append(f"    in$[{i}] = Tensor.handleOf({n}, \"{n}\");")
         out.append(f"    for (int i$ = 0; i$ < {var}.length; ++i$) "
                    f"in$[{len(fixed)} + i$] = Tensor.handleOf({var}[i$], \"{var}\");")
+    elif op.n_optional:
+        # given: the required inputs and the optional ones up to the last non-null one (a null
+        # optional input before a given one is refused by handleOf)
+        out.append(f"    int nIn$ = {n_req};")
+        for i in range(n_req, len(fixed)):
+            out.append(f"    if ({fixed[i]} != null) nIn$ = {i + 1};")
+        out.append("    long[] in$ = new long[nIn$];")
+        for i, n in enumerate(fixed):
+            if i < n_req:
+                out.append(f"    in$[{i}] = Tensor.handleOf({n}, \"{n}\");")
+            else:
+                out.append(f"    if (nIn$ > {i}) in$[{i}] = Tensor.handleOf({n}, \"{n}\");")
     elif fixed:
         out.append("    long[] in$ = {" + ", ".join(f"Tensor.handleOf({n}, \"{n}\")" for n in fixed) + "};")
     else:

@@ -138,11 +138,15 @@ void exec(int32_t op_id, const ndrt_handle* inputs, int32_t n_in, ndrt_handle* o
   if (op_id < 0 || op_id >= reg.count())
     fail(NDRT_ERR_UNKNOWN_OP, "exec: op id %d is not registered (0..%d)", int(op_id), int(reg.count() - 1));
   const OpDef& op = reg.get(op_id);
-  int32_t want_in = int32_t(op.inputs.size());
-  bool arity_ok = op.variadic ? (n_in >= want_in && n_in <= kMaxInputs) : n_in == want_in;
-  if (!arity_ok || n_out != int32_t(op.outputs.size()))
+  int32_t want_in = int32_t(op.inputs.size()), min_in = want_in - op.optional_inputs;
+  bool arity_ok = op.variadic ? (n_in >= want_in && n_in <= kMaxInputs) : (n_in >= min_in && n_in <= want_in);
+  if (!arity_ok || n_out != int32_t(op.outputs.size())) {
+    if (min_in < want_in)  // trailing optional inputs
+      fail(NDRT_ERR_INVALID_ARGUMENT, "%s: takes %d to %d input(s) and %d output(s), got %d and %d", op.name,
+           int(min_in), int(want_in), int(op.outputs.size()), int(n_in), int(n_out));
     fail(NDRT_ERR_INVALID_ARGUMENT, "%s: takes %s%d input(s) and %d output(s), got %d and %d", op.name,
          op.variadic ? "at least " : "", int(want_in), int(op.outputs.size()), int(n_in), int(n_out));
+  }
   if ((n_in > 0 && !inputs) || (n_out > 0 && !outputs))
     fail(NDRT_ERR_INVALID_ARGUMENT, "%s: input or output handle array is NULL", op.name);
 

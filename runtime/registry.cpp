@@ -76,19 +76,21 @@ std::string Registry::describe(int32_t id) const {
   json_string(o, op.name);
   o += ",\"doc\":";
   json_string(o, op.doc);
-  auto names = [&](const char* key, const std::vector<const char*>& v) {
+  // Entries from `first_optional` on are marked "optional":true (trailing optional inputs).
+  auto names = [&](const char* key, const std::vector<const char*>& v, size_t first_optional) {
     o += ",\"";
     o += key;
     o += "\":[";
     for (size_t i = 0; i < v.size(); ++i) {
       o += i ? ",{\"name\":" : "{\"name\":";
       json_string(o, v[i]);
+      if (i >= first_optional) o += ",\"optional\":true";
       o += "}";
     }
     o += "]";
   };
-  names("inputs", op.inputs);
-  names("outputs", op.outputs);
+  names("inputs", op.inputs, op.inputs.size() - size_t(op.optional_inputs));
+  names("outputs", op.outputs, op.outputs.size());
   o += std::string(",\"variadic\":") + (op.variadic ? "true" : "false");
   o += std::string(",\"inplace\":") + (op.inplace ? "true" : "false");
   o += ",\"attrs\":[";
@@ -162,8 +164,16 @@ const Registry& registry() {
   static Registry* r = [] {
     auto* reg = new Registry;  // never destroyed: ops may run during static destruction
     define_all_ops(*reg);
+    for (int32_t id = 0; id < reg->count(); ++id) {
+      const OpDef& op = reg->get(id);
+      if (op.optional_inputs < 0 || size_t(op.optional_inputs) > op.inputs.size() ||
+          (op.variadic && op.optional_inputs > 0))
+        fail(NDRT_ERR_INTERNAL, "op '%s': %d optional inputs of %d%s", op.name, int(op.optional_inputs),
+             int(op.inputs.size()), op.variadic ? " (variadic ops take none)" : "");
+    }
     register_cpu_kernels(*reg);
     register_cuda_kernels(*reg);
+    register_conv1d_kernels(*reg);
     return reg;
   }();
   return *r;

@@ -1,5 +1,6 @@
-// Op registry. An op is defined once (runtime/ops/*.cpp: name, doc, inputs, outputs, attributes
-// with defaults, shape/dtype inference) and gets kernels per backend x dtype from kernels/<backend>/.
+// Op registry. An op is defined once (runtime/ops/*.cpp: name, doc, inputs (trailing ones may be
+// optional), outputs, attributes with defaults, shape/dtype inference) and gets kernels per
+// backend x dtype from kernels/<backend>/.
 // Ops are numbered in registration order; ndrt_exec indexes the table by that number.
 #pragma once
 #include <cstdint>
@@ -85,6 +86,9 @@ struct OpDef {
   InferFn infer = nullptr;
   bool variadic = false;  // the last input takes one or more tensors
   bool inplace = false;   // an output may be the very same view as an input
+  // The last `optional_inputs` inputs may be left out (from the end: a caller gives a prefix of
+  // them); the shape function and kernels see c.n_in. Not with variadic.
+  int32_t optional_inputs = 0;
   KernelFn kernels[kNumBackends][kNumDtypes] = {};
   const char* impl[kNumBackends][kNumDtypes] = {};
 };

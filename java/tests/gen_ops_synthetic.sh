@@ -30,6 +30,16 @@ expect "public static org.ndrt.Tensor relu_(org.ndrt.Tensor, org.ndrt.Tensor, or
 expect "public static org.ndrt.Tensor randomNormal(org.ndrt.SyntheticOps\$RandomNormalAttrs);"
 expect "public static org.ndrt.Tensor randomNormal(org.ndrt.SyntheticOps\$RandomNormalAttrs, org.ndrt.Tensor);"
 expect "public static void sgdUpdate(org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.SyntheticOps\$SgdUpdateAttrs);"
+# trailing optional inputs: every form without them and with them; the full form takes them (null = left out)
+expect "public static org.ndrt.Tensor weightedLoss(org.ndrt.Tensor, org.ndrt.Tensor);"
+expect "public static org.ndrt.Tensor weightedLoss(org.ndrt.Tensor, org.ndrt.Tensor, long);"
+expect "public static org.ndrt.Tensor weightedLoss(org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor);"
+expect "public static org.ndrt.Tensor weightedLoss(org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor, long);"
+expect "public static org.ndrt.Tensor weightedLoss(org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor, long, org.ndrt.Tensor);"
+expect "public static org.ndrt.Tensor weightedLoss(org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.SyntheticOps\$WeightedLossAttrs);"
+expect "public static org.ndrt.Tensor weightedLoss(org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.SyntheticOps\$WeightedLossAttrs, org.ndrt.Tensor);"
+expect "public static org.ndrt.Tensor scaleBy(org.ndrt.Tensor);"
+expect "public static org.ndrt.Tensor scaleBy(org.ndrt.Tensor, org.ndrt.Tensor, org.ndrt.Tensor);"
 attrs=$("$javap" -cp "$work/classes:$jar" 'org.ndrt.SyntheticOps$RandomNormalAttrs' 'org.ndrt.SyntheticOps$SwitchAttrs')
 echo "$attrs"
 grep -qF 'public org.ndrt.SyntheticOps$RandomNormalAttrs(long[]);' <<<"$attrs" || { echo "FAIL: required attribute not in the constructor"; exit 1; }
@@ -52,6 +62,13 @@ ops = {op.name: op for op in g.load_ops_json(sys.argv[2])}
 assert g.encode_attrs(ops["random_normal"], [[2, 3], "f64", 7, 0.5]) == ([2, 2, 3, 2, 7], [0.5])
 assert g.encode_attrs(ops["switch"], [4, False]) == ([4, 0], [])
 assert g.snake_to_camel("max_pool2d") == "maxPool2d"
+assert ops["weighted_loss"].n_optional == 2 and ops["weighted_loss"].n_required_inputs == 2
+assert ops["scale_by"].n_optional == 1 and ops["concat"].n_optional == 0
+try:
+    g.op_from_json({"name": "bad", "inputs": [{"name": "a", "optional": True}, {"name": "b"}]})
+    raise AssertionError("an optional input before a required one was accepted")
+except g.GenError as e:
+    assert "only trailing inputs" in str(e)
 print("encode_attrs ok")
 PY
 echo "PASS"

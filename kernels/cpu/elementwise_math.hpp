@@ -316,6 +316,35 @@ inline void sigmoid_block(float* y, const float* x, int64_t n) {
   }
   for (; i < n; ++i) y[i] = sigmoid(x[i]);
 }
+
+__attribute__((noinline)) inline __m256 tanh8_edge(__m256 x) {
+  alignas(32) float t[8];
+  _mm256_store_ps(t, x);
+  for (int l = 0; l < 8; ++l) t[l] = tanh(t[l]);
+  return _mm256_load_ps(t);
+}
+
+// y[i] = tanh(x[i]) as in tanh(): the odd polynomial below 0.625, 1 - 2 / (e^{2|x|} + 1) above.
+inline void tanh_block(float* y, const float* x, int64_t n) {
+  const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f), sign = _mm256_set1_ps(-0.0f);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    const __m256 a = abs8(v), z = _mm256_mul_ps(v, v), a2 = _mm256_add_ps(a, a);
+    __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(-5.70498872745e-3f), z, _mm256_set1_ps(2.06390887954e-2f));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-5.37397155531e-2f));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.33314422036e-1f));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-3.33332819422e-1f));
+    const __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(p, z), v, v);
+    const __m256 e = exp8_inrange(a2);
+    __m256 big = _mm256_sub_ps(one, _mm256_div_ps(two, _mm256_add_ps(e, one)));
+    big = _mm256_or_ps(big, _mm256_and_ps(v, sign));  // big >= 0: copysign is an or
+    __m256 r = _mm256_blendv_ps(big, small, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
+    if (__builtin_expect(out_of_fast_range(a2) != 0, 0)) r = tanh8_edge(v);
+    _mm256_storeu_ps(y + i, r);
+  }
+  for (; i < n; ++i) y[i] = tanh(x[i]);
+}
 #endif
 
 }  // namespace ndrt::vmath

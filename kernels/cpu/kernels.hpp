@@ -21,4 +21,5 @@ void register_cpu_conv(Registry& r);
 void register_cpu_norm(Registry& r);
 void register_cpu_updaters(Registry& r);
 void register_cpu_rnn(Registry& r);
+void register_cpu_sequence_pool(Registry& r);
 }  // namespace ndrt

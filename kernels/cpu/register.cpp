@@ -15,6 +15,7 @@ void register_cpu_kernels(Registry& r) {
   register_cpu_norm(r);
   register_cpu_updaters(r);
   register_cpu_rnn(r);
+  register_cpu_sequence_pool(r);
 }
 
 }  // namespace ndrt

@@ -125,16 +125,19 @@ void lstm_kernel(OpContext& c) {
           }
           T* __restrict h = hp + b * H;
           T* __restrict cc = cp + b * H;
+          // Whole gate blocks at once (vectorised activations): i, f, g, o in place, then c', h'.
+          for (int64_t j = 0; j < G; ++j) g[j] += bs[j];
+          sigmoid_inplace(g, 2 * H);
+          tanh_into(g + 2 * H, g + 2 * H, H);
+          sigmoid_inplace(g + 3 * H, H);
           for (int64_t j = 0; j < H; ++j) {
-            const T i = sigmoid_of(g[j] + bs[j]), f = sigmoid_of(g[H + j] + bs[H + j]);
-            const T gg = tanh_of(g[2 * H + j] + bs[2 * H + j]), o = sigmoid_of(g[3 * H + j] + bs[3 * H + j]);
-            const T cn = f * cc[j] + i * gg, hn = o * tanh_of(cn);
-            g[j] = i;
-            g[H + j] = f;
-            g[2 * H + j] = gg;
-            g[3 * H + j] = o;
+            const T cn = g[H + j] * cc[j] + g[j] * g[2 * H + j];
             g[4 * H + j] = cn;
             cc[j] = cn;
+          }
+          tanh_into(yr, g + 4 * H, H);
+          for (int64_t j = 0; j < H; ++j) {
+            const T hn = g[3 * H + j] * yr[j];
             h[j] = hn;
             yr[j] = hn;
           }
@@ -188,8 +191,9 @@ void lstm_bp_kernel(OpContext& c) {
           const T* __restrict dyr = dyp + r * H;
           T* __restrict dhb = dhp + b * H;
           T* __restrict dcb = dcp + b * H;
+          tanh_into(d + 3 * H, w + 4 * H, H);  // tanh(c'), vectorised; d's o block is written last
           for (int64_t j = 0; j < H; ++j) {
-            const T i = w[j], f = w[H + j], g = w[2 * H + j], o = w[3 * H + j], tc = tanh_of(w[4 * H + j]);
+            const T i = w[j], f = w[H + j], g = w[2 * H + j], o = w[3 * H + j], tc = d[3 * H + j];
             const T dht = dhb[j] + dyr[j];
             const T dct = dcb[j] + dht * o * (T(1) - tc * tc);
             d[j] = dct * g * i * (T(1) - i);

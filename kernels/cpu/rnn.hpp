@@ -59,6 +59,23 @@ inline T tanh_of(T x) {
     return std::tanh(x);
 }
 
+// In place over n dense values: the 8-wide blocks for f32 where built with AVX2, else the scalar
+// forms above (the fused step passes activate whole gate blocks of a row at once).
+template <class T>
+inline void sigmoid_inplace(T* p, int64_t n) {
+#if defined(__AVX2__) && defined(__FMA__)
+  if constexpr (std::is_same_v<T, float>) return vmath::sigmoid_block(p, p, n);
+#endif
+  for (int64_t j = 0; j < n; ++j) p[j] = sigmoid_of(p[j]);
+}
+template <class T>
+inline void tanh_into(T* y, const T* x, int64_t n) {
+#if defined(__AVX2__) && defined(__FMA__)
+  if constexpr (std::is_same_v<T, float>) return vmath::tanh_block(y, x, n);
+#endif
+  for (int64_t j = 0; j < n; ++j) y[j] = tanh_of(x[j]);
+}
+
 // dst <- src, same shape of rank <= 3, any strides (parallel over the outer two axes).
 template <class T>
 void copy3(const Tensor& dst, const Tensor& src) {

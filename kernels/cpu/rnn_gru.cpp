@@ -44,16 +44,17 @@ void gru_kernel(OpContext& c) {
           }
           const T* __restrict q = hhp + b * G;
           T* __restrict h = hp + b * H;
+          // Whole gate blocks at once (vectorised activations): r, z in place, then n, then h'.
+          for (int64_t j = 0; j < 2 * H; ++j) g[j] += bip[j] + q[j] + bhp[j];
+          sigmoid_inplace(g, 2 * H);
           for (int64_t j = 0; j < H; ++j) {
-            const T r = sigmoid_of(g[j] + bip[j] + q[j] + bhp[j]);
-            const T z = sigmoid_of(g[H + j] + bip[H + j] + q[H + j] + bhp[H + j]);
             const T hn = q[2 * H + j] + bhp[2 * H + j];
-            const T n = tanh_of(g[2 * H + j] + bip[2 * H + j] + r * hn);
-            const T hnew = (T(1) - z) * n + z * h[j];
-            g[j] = r;
-            g[H + j] = z;
-            g[2 * H + j] = n;
             g[3 * H + j] = hn;
+            g[2 * H + j] += bip[2 * H + j] + g[j] * hn;
+          }
+          tanh_into(g + 2 * H, g + 2 * H, H);
+          for (int64_t j = 0; j < H; ++j) {
+            const T z = g[H + j], hnew = (T(1) - z) * g[2 * H + j] + z * h[j];
             h[j] = hnew;
             yr[j] = hnew;
           }

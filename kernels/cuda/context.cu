@@ -205,6 +205,8 @@ void reg(const char* op, std::initializer_list<ndrt_dtype> dtypes, KernelFn fn, 
   for (ndrt_dtype d : dtypes) g_register(g_registry, op, d, reinterpret_cast<void*>(fn), impl);
 }
 
+void register_cuda_sequence_pool();  // sequence_pool.cu
+
 void register_all(void* registry, ndrt_cuda_register_fn fn) {
   g_registry = registry;
   g_register = fn;
@@ -218,6 +220,7 @@ void register_all(void* registry, ndrt_cuda_register_fn fn) {
   register_cuda_conv();
   register_cuda_norm();
   register_cuda_updaters();
+  register_cuda_sequence_pool();
   g_registry = nullptr;
 }
 

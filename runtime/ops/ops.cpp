@@ -13,9 +13,11 @@ void define_all_ops(Registry& r) {
   define_layout_ops(r);
   define_softmax_loss_ops(r);
   define_conv_ops(r);
+  define_conv1d_ops(r);
   define_norm_ops(r);
   define_updaters_ops(r);
   define_rnn_ops(r);
+  define_sequence_pool_ops(r);
 }
 
 Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b) {

@@ -13,11 +13,15 @@ void define_random_ops(Registry& r);
 void define_layout_ops(Registry& r);
 void define_softmax_loss_ops(Registry& r);
 void define_conv_ops(Registry& r);
+void define_conv1d_ops(Registry& r);       // conv1d family, run as conv2d (conv1d.cpp)
 void define_norm_ops(Registry& r);
 void define_updaters_ops(Registry& r);
-void define_rnn_ops(Registry& r);         // lstm, gru and their gradients
+void define_rnn_ops(Registry& r);            // lstm, gru and their gradients
+void define_sequence_pool_ops(Registry& r);  // pooling over time under a mask
 
 void register_cpu_kernels(Registry& r);    // kernels/cpu/register.cpp
+// conv1d's kernels: wherever conv2d has one, after every backend registered its own (conv1d.cpp).
+void register_conv1d_kernels(Registry& r);
 
 // numpy broadcasting of two shapes; throws NDRT_ERR_SHAPE_MISMATCH naming `op`.
 Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b);

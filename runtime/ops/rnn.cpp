@@ -1,9 +1,9 @@
 // Op definitions, recurrent family: lstm, lstm_bp, gru, gru_bp (one layer, one direction per call).
 //
 // Weights use PyTorch's layout and gate order (torch.nn.LSTM / torch.nn.GRU's weight_ih_l0,
-// weight_hh_l0, bias_ih_l0, bias_hh_l0 go in unchanged). The registry has no optional inputs
-// (dispatch wants exactly the declared count), so h0, c0 and lengths are required: pass zeros
-// and full lengths [T, ..., T] for the plain case.
+// weight_hh_l0, bias_ih_l0, bias_hh_l0 go in unchanged). h0, c0 and lengths are required inputs
+// (not declared optional: OpDef::optional_inputs): pass zeros and full lengths [T, ..., T] for the
+// plain case.
 #include "../error.hpp"
 #include "ops.hpp"
 

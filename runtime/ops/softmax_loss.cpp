@@ -1,11 +1,15 @@
 // Op definitions: softmax and log_softmax forward/backward; losses with their gradients.
 //
 // Losses take attribute `reduction`: 0 none (one loss per row / element), 1 mean (default), 2 sum.
-// The class losses (nll_loss, softmax_cross_entropy*) have one loss per row of an [N, C] input and
-// mean divides by N; the pointwise losses (mse, l1, bce) have one loss per element and mean divides
-// by the element count (as PyTorch). Mean over nothing is NaN, sum over nothing 0. Every _bp op takes
-// the forward inputs plus dy (the gradient of the loss output: shape [] when reduced, the loss's
-// shape for reduction none) and returns the gradient of the first input only.
+// The class losses (nll_loss, softmax_cross_entropy*) have one loss per row of an [N, C] input; the
+// pointwise losses (mse, l1, bce) have one loss per element and mean divides by the element count
+// (as PyTorch). The class-index losses (softmax_cross_entropy, nll_loss and their _bp) also take an
+// optional input `weights` [C] and an attribute `ignore_index` (default -100) with PyTorch's
+// semantics; their mean divides by the summed weights of the rows not ignored and is 0 (not NaN)
+// when that is 0. softmax_cross_entropy_soft's mean divides by N. Otherwise mean over nothing is
+// NaN; sum over nothing is 0. Every _bp op takes the forward inputs plus dy (the gradient of the loss
+// output: shape [] when reduced, the loss's shape for reduction none; the optional weights come after
+// dy) and returns the gradient of the first input only.
 #include <cstring>
 
 #include "../error.hpp"
@@ -16,7 +20,7 @@ namespace ndrt {
 namespace {
 
 enum { kAxis = 0 };
-enum { kReduction = 0 };
+enum { kReduction = 0 };  // every loss; the class-index losses then have ignore_index (1)
 
 bool named(const OpContext& c, const char* prefix) {
   return std::strncmp(c.op->name, prefix, std::strlen(prefix)) == 0;
@@ -93,6 +97,18 @@ void check_dy(const OpContext& c, int k, const Dims& loss) {
          dy.shape.str().c_str(), loss.str().c_str(), (long long)c.attrs.get_int(kReduction));
 }
 
+// The optional class weights of the class-index losses, input k when given: [C] of x's dtype.
+void check_class_weights(const OpContext& c, int k) {
+  if (c.n_in <= k) return;
+  const Tensor &x = *c.in[0], &w = *c.in[k];
+  if (w.dtype != x.dtype)
+    fail(NDRT_ERR_DTYPE_MISMATCH, "%s: weights is %s but %s is %s (cast explicitly)", c.op->name, dtype_name(w.dtype),
+         scores_name(c), dtype_name(x.dtype));
+  if (w.rank() != 1 || w.shape.d[0] != x.shape.d[1])
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: weights must be [C] = [%lld] (one per class) for %s %s, got %s", c.op->name,
+         (long long)x.shape.d[1], scores_name(c), x.shape.str().c_str(), w.shape.str().c_str());
+}
+
 Dims rows_of(const Tensor& x) {
   Dims s{};
   s.rank = 1;
@@ -102,11 +118,13 @@ Dims rows_of(const Tensor& x) {
 
 void infer_class_loss(OpContext& c) {
   check_class_inputs(c, scores_name(c));
+  check_class_weights(c, 2);
   c.spec[0] = {c.in[0]->dtype, loss_shape(c, rows_of(*c.in[0]))};
 }
 void infer_class_loss_bp(OpContext& c) {
   check_class_inputs(c, scores_name(c));
   check_dy(c, 2, loss_shape(c, rows_of(*c.in[0])));
+  check_class_weights(c, 3);
   c.spec[0] = {c.in[0]->dtype, c.in[0]->shape};
 }
 
@@ -171,53 +189,78 @@ void define_softmax_loss_ops(Registry& r) {
       .inplace = true;
 
   const std::vector<AttrDef> red = {attr_int("reduction", 1)};
+  // The class-index losses: reduction, then ignore_index (PyTorch's default, -100).
+  const std::vector<AttrDef> class_attrs = {attr_int("reduction", 1), attr_int("ignore_index", -100)};
   r.define({"softmax_cross_entropy",
-            "Fused softmax + cross-entropy with class indices: loss_n = logsumexp(logits[n, :]) - "
-            "logits[n, labels[n]] for logits [N, C] (any float dtype) and labels [N] (i32 or i64, each in "
-            "[0, C): anything else fails with NDRT_ERR_INVALID_ARGUMENT naming the row). reduction: 0 none "
-            "(loss [N]), 1 mean over N (default; loss []), 2 sum. The softmax is never materialised.",
-            {"logits", "labels"},
+            "Fused softmax + cross-entropy with class indices, as PyTorch's F.cross_entropy(logits, labels, "
+            "weight=weights, ignore_index=ignore_index, reduction=...): loss_n = w[labels[n]] * "
+            "(logsumexp(logits[n, :]) - logits[n, labels[n]]) for logits [N, C] (f32, f64, f16, bf16; the halves "
+            "compute in f32) and labels [N] (i32 or i64). Optional last input weights [C] (logits' dtype, one "
+            "per class, values not checked) gives w; without it w = 1. Attribute ignore_index (int, default "
+            "-100 as PyTorch): a row whose label equals it has loss 0 and gradient 0 and is not counted; every "
+            "other label must lie in [0, C), else NDRT_ERR_INVALID_ARGUMENT naming the row (on CUDA, which "
+            "cannot fail inside a kernel, that row's loss and gradient are NaN instead). reduction: 0 none (loss "
+            "[N], 0 on ignored rows), 1 mean (default; loss []) = sum_n loss_n / D with D = the sum of "
+            "w[labels[n]] over the rows not ignored (without weights, their count), and 0 when D is 0 (every "
+            "row ignored, N = 0, zero weights; PyTorch gives NaN there: 0 keeps a batch of padding from turning "
+            "training into NaN), 2 sum. Per time step under a mask: use a sequence [N, T, C] with labels [N, T] "
+            "reshaped to [N*T, C] and [N*T] (reshape, no copy when contiguous), and either give the masked "
+            "steps label = ignore_index (mean then averages over the valid steps, weighted) or take reduction "
+            "none and multiply the [N*T] losses by the mask before summing. The softmax is never materialised.",
+            {"logits", "labels", "weights"},
             {"loss"},
-            red,
-            infer_class_loss});
+            class_attrs,
+            infer_class_loss})
+      .optional_inputs = 1;
   r.define({"softmax_cross_entropy_bp",
-            "Fused gradient of softmax_cross_entropy: dlogits[n, c] = (softmax(logits)[n, c] - (c == labels[n])) "
-            "* g_n, g_n = dy (scalar) / N for mean, dy for sum, dy[n] for none. Inputs: the forward inputs "
-            "logits, labels and dy; the softmax is recomputed (no saved activations).",
-            {"logits", "labels", "dy"},
+            "Fused gradient of softmax_cross_entropy: dlogits[n, c] = w[labels[n]] * (softmax(logits)[n, c] - "
+            "(c == labels[n])) * g_n, and 0 on the rows whose label is ignore_index; g_n = dy (scalar) / D for "
+            "mean (D the forward's denominator; g = 0 when D is 0), dy for sum, dy[n] for none. Inputs: the "
+            "forward's logits and labels, dy, then the forward's optional weights [C]; attributes reduction and "
+            "ignore_index as the forward. The softmax is recomputed (no saved activations).",
+            {"logits", "labels", "dy", "weights"},
             {"dlogits"},
-            red,
-            infer_class_loss_bp});
+            class_attrs,
+            infer_class_loss_bp})
+      .optional_inputs = 1;
   r.define({"softmax_cross_entropy_soft",
             "Fused softmax + cross-entropy with target distributions (one-hot or soft labels): "
             "loss_n = -sum_c targets[n, c] * log_softmax(logits)[n, c], logits and targets [N, C] of one float "
-            "dtype (targets are not checked to sum to 1). reduction as softmax_cross_entropy.",
+            "dtype (targets are not checked to sum to 1). reduction: 0 none (loss [N]), 1 mean over N (default; "
+            "loss [], NaN for N = 0 as PyTorch), 2 sum.",
             {"logits", "targets"},
             {"loss"},
             red,
             infer_soft_ce});
   r.define({"softmax_cross_entropy_soft_bp",
             "Gradient of softmax_cross_entropy_soft with respect to logits: dlogits[n, c] = (softmax[n, c] * "
-            "sum_k targets[n, k] - targets[n, c]) * g_n (g_n as softmax_cross_entropy_bp). Inputs: logits, "
-            "targets, dy.",
+            "sum_k targets[n, k] - targets[n, c]) * g_n, g_n = dy (scalar) / N for mean, dy for sum, dy[n] for "
+            "none. Inputs: logits, targets, dy.",
             {"logits", "targets", "dy"},
             {"dlogits"},
             red,
             infer_soft_ce_bp});
   r.define({"nll_loss",
-            "Negative log-likelihood: loss_n = -logp[n, labels[n]] for logp [N, C] (log-probabilities, e.g. "
-            "from log_softmax) and labels [N] (i32 or i64 in [0, C)). reduction as softmax_cross_entropy.",
-            {"logp", "labels"},
+            "Negative log-likelihood, as PyTorch's F.nll_loss(logp, labels, weight=weights, "
+            "ignore_index=ignore_index, reduction=...): loss_n = -w[labels[n]] * logp[n, labels[n]] for logp "
+            "[N, C] (log-probabilities, e.g. from log_softmax; f32, f64, f16, bf16) and labels [N] (i32 or i64, "
+            "each in [0, C) or equal to ignore_index). Optional last input weights [C], attribute ignore_index "
+            "(default -100), reduction (mean = sum / the summed weights of the rows not ignored, 0 when that is "
+            "0) and per-time-step use exactly as softmax_cross_entropy.",
+            {"logp", "labels", "weights"},
             {"loss"},
-            red,
-            infer_class_loss});
+            class_attrs,
+            infer_class_loss})
+      .optional_inputs = 1;
   r.define({"nll_loss_bp",
-            "Gradient of nll_loss: dlogp[n, c] = -g_n where c == labels[n], else 0 (g_n as "
-            "softmax_cross_entropy_bp). Inputs: logp, labels, dy.",
-            {"logp", "labels", "dy"},
+            "Gradient of nll_loss: dlogp[n, c] = -w[labels[n]] * g_n where c == labels[n], else 0 (the whole row "
+            "0 when labels[n] is ignore_index; g_n as softmax_cross_entropy_bp). Inputs: logp, labels, dy, then "
+            "the optional weights [C]; attributes as nll_loss.",
+            {"logp", "labels", "dy", "weights"},
             {"dlogp"},
-            red,
-            infer_class_loss_bp});
+            class_attrs,
+            infer_class_loss_bp})
+      .optional_inputs = 1;
   r.define({"mse_loss",
             "Squared error per element: (pred - target)^2, same shape and dtype; reduction 0 none, "
             "1 mean over all elements (default), 2 sum.",

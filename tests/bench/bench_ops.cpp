@@ -13,6 +13,9 @@
 //   sce_64x10, sce_4096x1000             softmax_cross_entropy (mean) + softmax_cross_entropy_bp
 //   lenet_step_b64                       one LeNet training step at batch 64: forward, backward,
 //                                        Nesterovs update of all 8 parameter tensors
+//   lstm_fwd, lstm_fwdbwd, gru_fwd,      one recurrent layer, batch 64, 100 steps, 256 inputs, 512
+//   gru_fwdbwd                           hidden, zero initial state: forward (y, h_n [, c_n], ws), or
+//                                        forward + the BPTT op (dx, every weight/bias gradient, dh0)
 // Outputs are preallocated and given (ndrt's no-allocation path): every case runs with outputs
 // allocated on the first call and reused. Each case is checked once against a host reference (or
 // for finiteness) before it is timed, so a fast wrong kernel cannot report a time.
@@ -329,6 +332,73 @@ Builder lenet_case() {
   };
 }
 
+// ------------------------------------------------------------------------------------------------
+// Recurrent layers: batch 64, 100 steps, 256 -> 512 (torch.nn.LSTM / GRU with batch_first)
+// ------------------------------------------------------------------------------------------------
+Builder rnn_case(bool lstm, bool backward) {
+  return [lstm, backward](Case& c) -> ndrt_status {
+    const int64_t B = 64, T = 100, I = 256, H = 512, G = (lstm ? 4 : 3) * H;
+    const float s = 1.0f / std::sqrt(float(H));  // torch's init range
+    auto x = std::make_shared<Tn>(), wih = std::make_shared<Tn>(), whh = std::make_shared<Tn>();
+    auto bih = std::make_shared<Tn>(), bhh = std::make_shared<Tn>(), h0 = std::make_shared<Tn>();
+    auto c0 = std::make_shared<Tn>(), len = std::make_shared<Tn>(), dy = std::make_shared<Tn>();
+    auto dh = std::make_shared<Tn>();
+    TRY(make_f32({B, T, I}, 11, -1.0f, 1.0f, x.get()));
+    TRY(make_f32({G, I}, 12, -s, s, wih.get()));
+    TRY(make_f32({G, H}, 13, -s, s, whh.get()));
+    TRY(make_f32({G}, 14, -s, s, bih.get()));
+    TRY(make_f32({G}, 15, -s, s, bhh.get()));
+    TRY(make_f32({B, H}, 16, 0.0f, 0.0f, h0.get()));
+    TRY(make_f32({B, H}, 16, 0.0f, 0.0f, c0.get()));
+    TRY(make_f32({B, T, H}, 17, -1.0f, 1.0f, dy.get()));
+    TRY(make_f32({B, H}, 18, 0.0f, 0.0f, dh.get()));
+    TRY(make(NDRT_I64, {B}, len.get()));
+    std::vector<int64_t> full(size_t(B), T);
+    TRY(ndrt_tensor_write(len->h, full.data(), full.size() * sizeof(int64_t)));
+    auto out = std::make_shared<std::vector<ndrt_handle>>(11, 0);
+    const int32_t fwd = op(lstm ? "lstm" : "gru"), bwd = op(lstm ? "lstm_bp" : "gru_bp");
+    c.run = [=]() -> ndrt_status {
+      std::vector<ndrt_handle>& o = *out;
+      if (lstm) {
+        TRY(ex(fwd, {x->h, wih->h, whh->h, bih->h, bhh->h, h0->h, c0->h, len->h}, {&o[0], &o[1], &o[2], &o[3]}, {0, 0}));
+        if (!backward) return NDRT_OK;
+        return ex(bwd, {x->h, wih->h, whh->h, bih->h, bhh->h, h0->h, c0->h, len->h, o[0], o[3], dy->h, dh->h, dh->h},
+                  {&o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10]}, {0, 0});
+      }
+      TRY(ex(fwd, {x->h, wih->h, whh->h, bih->h, bhh->h, h0->h, len->h}, {&o[0], &o[1], &o[3]}, {0, 0}));
+      if (!backward) return NDRT_OK;
+      return ex(bwd, {x->h, wih->h, whh->h, bih->h, bhh->h, h0->h, len->h, o[0], o[3], dy->h, dh->h},
+                {&o[4], &o[5], &o[6], &o[7], &o[8], &o[9]}, {0, 0});
+    };
+    c.check = [=]() -> std::string {
+      // y[b = 1, t = 0, j = 5] from the zero state, in double.
+      const float *X = x->f(), *WI = wih->f(), *BI = bih->f(), *BH = bhh->f();
+      auto pre = [&](int64_t q) {
+        double a = double(BI[q]) + BH[q];
+        for (int64_t i = 0; i < I; ++i) a += double(WI[q * I + i]) * X[(1 * T + 0) * I + i];
+        return a;
+      };
+      auto sig = [](double v) { return 1 / (1 + std::exp(-v)); };
+      const int64_t j = 5;
+      double y;
+      if (lstm) {
+        y = sig(pre(3 * H + j)) * std::tanh(sig(pre(j)) * std::tanh(pre(2 * H + j)));
+      } else {  // r gates W_hn h + b_hn = b_hn; h' = (1 - z) * n
+        const double r = sig(pre(j)), z = sig(pre(H + j));
+        const double n = std::tanh(pre(2 * H + j) - BH[2 * H + j] + r * BH[2 * H + j]);
+        y = (1 - z) * n;
+      }
+      if (!close_to(data_of((*out)[0])[(1 * T + 0) * H + j], y, 1e-4)) return "y[1,0,5]";
+      if (!backward) return "";
+      for (int k = 4; k < (lstm ? 11 : 10); ++k)
+        if (!all_finite((*out)[size_t(k)])) return "a non-finite gradient";
+      return "";
+    };
+    c.items = double(B);  // sequences per call
+    return NDRT_OK;
+  };
+}
+
 void register_all(const std::vector<int>& threads) {
   std::vector<std::pair<std::string, Builder>> cases = {
       {"conv1_fwd", conv_case(kConv1, false)},   {"conv1_fwdbwd", conv_case(kConv1, true)},
@@ -342,6 +412,11 @@ void register_all(const std::vector<int>& threads) {
   cases.push_back({"sce_64x10", sce_case(64, 10)});
   cases.push_back({"sce_4096x1000", sce_case(4096, 1000)});
   cases.push_back({"lenet_step_b64", lenet_case()});
+  for (bool lstm : {true, false}) {
+    const std::string n = lstm ? "lstm" : "gru";
+    cases.push_back({n + "_fwd", rnn_case(lstm, false)});
+    cases.push_back({n + "_fwdbwd", rnn_case(lstm, true)});
+  }
   for (auto& [name, build] : cases)
     for (int t : threads) {
       const std::string full = name + "/threads:" + std::to_string(t);

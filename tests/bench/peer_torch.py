@@ -190,7 +190,36 @@ def all_cases():
     cases.append(("sce_64x10", lambda: sce_case(64, 10)))
     cases.append(("sce_4096x1000", lambda: sce_case(4096, 1000)))
     cases.append(("lenet_step_b64", lenet_case))
+    for kind in ("lstm", "gru"):
+        cases.append((kind + "_fwd", lambda kind=kind: rnn_case(kind, False)))
+        cases.append((kind + "_fwdbwd", lambda kind=kind: rnn_case(kind, True)))
     return cases
+
+
+def rnn_case(kind, backward, device="cpu"):
+    """One torch.nn.LSTM / GRU layer, batch_first, batch 64, 100 steps, 256 -> 512, zero initial
+    state (bench_ops.cpp's lstm_* / gru_*). Forward under no_grad; fwdbwd: forward + autograd.grad
+    of y against dy for x, h0 (and c0) and every parameter (dx, dW, db as ndrt's _bp op gives)."""
+    torch.manual_seed(11)
+    B, T, I, H = 64, 100, 256, 512
+    layer = (torch.nn.LSTM if kind == "lstm" else torch.nn.GRU)(I, H, batch_first=True).to(device)
+    x = torch.rand(B, T, I, device=device) * 2 - 1
+    h0 = torch.zeros(1, B, H, device=device)
+    state = (h0, torch.zeros(1, B, H, device=device)) if kind == "lstm" else h0
+    dy = torch.rand(B, T, H, device=device) * 2 - 1
+    if not backward:
+        def fwd():
+            with torch.no_grad():
+                return layer(x, state)
+        return {"nn." + kind.upper(): fwd}
+    xg = x.clone().requires_grad_()
+    sg = tuple(t.clone().requires_grad_() for t in state) if kind == "lstm" else state.clone().requires_grad_()
+    inputs = (xg,) + (sg if kind == "lstm" else (sg,)) + tuple(layer.parameters())
+
+    def fwdbwd():
+        y, _ = layer(xg, sg)
+        return torch.autograd.grad(y, inputs, dy)
+    return {"nn." + kind.upper(): fwdbwd}
 
 
 def measure(fn, min_time, repetitions):

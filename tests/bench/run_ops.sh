@@ -10,16 +10,19 @@
 #   REPS=3 MIN_TIME=0.2   repetitions per round and seconds per repetition (both sides)
 #   TORCH_SETTINGS    torch environment settings tried, ';'-separated NAME=ENV pairs ({T} is replaced
 #                     by the thread count); default: default (only set_num_threads), omp_env
-#                     (OMP_NUM_THREADS={T}), passive (OMP_NUM_THREADS={T} OMP_WAIT_POLICY=PASSIVE)
+#                     (OMP_NUM_THREADS={T}), passive (OMP_NUM_THREADS={T} OMP_WAIT_POLICY=PASSIVE),
+#                     blas_t (OMP_NUM_THREADS={T} OPENBLAS_NUM_THREADS={T}). Without the last, torch's
+#                     OpenBLAS runs on every core whatever set_num_threads says (its GEMM-bound cases,
+#                     e.g. lstm at "1 thread", then use 2 cores: see the cpu-time ratio column).
 #   NDRT_SETTINGS     the same for ndrt, whose oneDNN convolutions run on OpenMP too; default:
 #                     default (nothing set), passive (OMP_WAIT_POLICY=PASSIVE). The report's main
 #                     ndrt column is "default", the others are shown beside it.
-#   ONLY="elementwise reduce"   run only these case groups (conv, elementwise, reduce, loss_lenet)
+#   ONLY="elementwise reduce"   run only these case groups (conv, elementwise, reduce, loss_lenet, rnn)
 #   BLAS_CORE=auto    OpenBLAS's kernel set, the same for both sides (see blas_core.sh)
 #   OUT_DIR           where the raw JSON goes (default: a new temporary folder, printed)
 #   PYTHON=/usr/bin/python3 (Debian's python3-torch)
 #
-# Interleaving: the cases come in groups (conv, elementwise, reductions, loss + LeNet step); for each
+# Interleaving: the cases come in groups (conv, elementwise, reductions, loss + LeNet step, rnn); for each
 # round, group and thread count the ndrt binary and each torch setting run one after the other, the
 # order alternating between rounds, so a burst of load on a shared machine lands on both sides.
 # report_ops.py takes the median over all repetitions of all rounds; torch's number is its fastest
@@ -42,14 +45,14 @@ rounds="${ROUNDS:-3}"
 threads="${THREADS:-1 2}"
 reps="${REPS:-3}"
 min_time="${MIN_TIME:-0.2}"
-settings="${TORCH_SETTINGS:-default=;omp_env=OMP_NUM_THREADS={T};passive=OMP_NUM_THREADS={T} OMP_WAIT_POLICY=PASSIVE}"
+settings="${TORCH_SETTINGS:-default=;omp_env=OMP_NUM_THREADS={T};passive=OMP_NUM_THREADS={T} OMP_WAIT_POLICY=PASSIVE;blas_t=OMP_NUM_THREADS={T} OPENBLAS_NUM_THREADS={T}}"
 ndrt_settings="${NDRT_SETTINGS:-default=;passive=OMP_WAIT_POLICY=PASSIVE}"
 out="${OUT_DIR:-$(mktemp -d --tmpdir ndrt_bench_ops.XXXXXX)}"
 mkdir -p "$out"
 source "$here/blas_core.sh"
 
-groups=("^conv" "^(add|mul|relu|exp|sigmoid|tanh)$" "_(all|rows)$" "^(sce_|lenet_)")
-gnames=(conv elementwise reduce loss_lenet)
+groups=("^conv" "^(add|mul|relu|exp|sigmoid|tanh)$" "_(all|rows)$" "^(sce_|lenet_)" "^(lstm|gru)_")
+gnames=(conv elementwise reduce loss_lenet rnn)
 
 run_ndrt() {  # round group-index threads
   local IFS=';' s name envs
@@ -75,7 +78,7 @@ run_torch() {  # round group-index threads
   done
 }
 # Google Benchmark filters match "<case>/threads:T"; the same groups anchored for that form.
-groups_ndrt=("conv[^/]*" "(add|mul|relu|exp|sigmoid|tanh)" "[a-z]+_(all|rows)" "(sce_|lenet_)[^/]*")
+groups_ndrt=("conv[^/]*" "(add|mul|relu|exp|sigmoid|tanh)" "[a-z]+_(all|rows)" "(sce_|lenet_)[^/]*" "(lstm|gru)_[^/]*")
 
 echo "run_ops.sh: $rounds rounds x groups (${gnames[*]}) x threads ($threads); $blas_core_note; raw JSON in $out" >&2
 for ((r = 1; r <= rounds; ++r)); do

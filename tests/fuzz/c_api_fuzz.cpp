@@ -375,6 +375,7 @@ State g;
 struct OpInfo {
   std::string name;
   int n_in = 0, n_out = 0;
+  int n_opt = 0;  // trailing optional inputs ("optional":true): a call gives n_in - k of them, k <= n_opt
   bool variadic = false, inplace = false;
   std::vector<std::string> attr_types;  // "int", "float", "bool", "dtype", "ints"
 };
@@ -1081,6 +1082,7 @@ void do_exec(Reader& r, bool inplace) {
   uint8_t am = r.u8();
   int n_in = want_in, n_out = want_out;
   if (op && op->variadic) n_in = want_in + int(r.pick(4));
+  if (op && op->n_opt) n_in = want_in - int(r.pick(uint32_t(op->n_opt) + 1));  // leave optional inputs out
   if (am >= 232) {
     switch (am % 8) {
       case 0: n_in = want_in - 1; break;
@@ -1548,14 +1550,16 @@ void run_one(Reader& r) {
 // Set-up, per-input baseline and clean-up
 
 // Minimal reading of ndrt_op_describe's JSON: input/output counts, flags, attribute types.
-int count_names(const std::string& j, const char* key) {
+// Entries of `key` containing `what` ("{\"name\":" counts them all).
+int count_in(const std::string& j, const char* key, const char* what) {
   size_t p = j.find(std::string(",\"") + key + "\":[");
   if (p == std::string::npos) die("op description without %s: %s", key, j.c_str());
   size_t end = j.find(']', p);
   int n = 0;
-  for (size_t q = j.find("{\"name\":", p); q != std::string::npos && q < end; q = j.find("{\"name\":", q + 1)) ++n;
+  for (size_t q = j.find(what, p); q != std::string::npos && q < end; q = j.find(what, q + 1)) ++n;
   return n;
 }
+int count_names(const std::string& j, const char* key) { return count_in(j, key, "{\"name\":"); }
 
 void load_ops() {
   int32_t n = 0;
@@ -1570,6 +1574,7 @@ void load_ops() {
     size_t p = j.find("\"name\":\"") + 8;
     o.name = j.substr(p, j.find('"', p) - p);
     o.n_in = count_names(j, "inputs");
+    o.n_opt = count_in(j, "inputs", ",\"optional\":true");
     o.n_out = count_names(j, "outputs");
     o.variadic = j.find(",\"variadic\":true") != std::string::npos;
     o.inplace = j.find(",\"inplace\":true") != std::string::npos;
@@ -1693,8 +1698,9 @@ void seed_exec(Writer& w, int op_id, bool all_attrs, bool inplace = false) {
   const OpInfo& o = g_ops[size_t(op_id)];
   w.u8(inplace ? kExecInplace : kExec).u8(op_id & 0xff).u8(op_id >> 8).u8(0);  // op, arity as described
   if (o.variadic) w.u8(0);                                                       // no extra inputs
+  if (o.n_opt) w.u8(o.n_opt);                                                    // no optional inputs
   w.u8(0).u8(0);                                                                 // arrays not NULL
-  for (int i = 0; i < o.n_in && i < 16; ++i) w.u8(i);                            // slot i
+  for (int i = 0; i < o.n_in - o.n_opt && i < 16; ++i) w.u8(i);                  // slot i
   for (int i = 0; i < o.n_out; ++i) {
     w.u8(0);
     if (inplace && i == 0) w.u8(0);  // in place on input 0
@@ -1724,6 +1730,7 @@ void seed_exec_on(Writer& w, const char* name, std::initializer_list<int> slots,
   const OpInfo& o = g_ops[size_t(id)];
   w.u8(kExec).u8(id & 0xff).u8(id >> 8).u8(0);
   if (o.variadic) w.u8(int(slots.size()) - o.n_in);
+  if (o.n_opt) w.u8(o.n_in - int(slots.size()));  // optional inputs left out
   w.u8(0).u8(0);
   for (int s : slots) w.u8(s);
   for (int i = 0; i < o.n_out; ++i) w.u8(0);
@@ -1780,6 +1787,7 @@ void make_seeds(const std::string& dir) {
     seed_from_host(w, NDRT_F32, {2, 3}, 2, 2);
     w.u8(kFromHost).u8(NDRT_I64 - 1).u8(1).u8(4).u8(3).u8(0).u8(1).u8(0).u8(3).u8(0);  // labels [4], zeros
     w.u8(kFromHost).u8(NDRT_F32 - 1).u8(0).u8(4).u8(0).u8(1).u8(0).u8(2).u8(3).u8(0);  // dy, a scalar
+    seed_from_host(w, NDRT_F32, {3}, 5, 2);                                               // class weights [3]
     seed_exec_on(w, "gather", {0, 1}, {}, 8);
     seed_exec_on(w, "gather_bp", {0, 1, 8}, {}, 9);
     seed_exec_on(w, "scatter", {0, 1, 8}, {}, 10);
@@ -1790,6 +1798,12 @@ void make_seeds(const std::string& dir) {
     seed_exec_on(w, "nll_loss", {0, 3}, {}, 15);
     seed_exec_on(w, "nll_loss_bp", {0, 3, 4}, {}, 15);
     seed_exec_on(w, "softmax_cross_entropy_soft", {0, 0}, {}, 15);
+    // With class weights (the optional input) and ignore_index: 0 ignores every row (the labels are
+    // zeros: mean over nothing), -1 none.
+    seed_exec_on(w, "softmax_cross_entropy", {0, 3, 5}, {210, 2, enc_int(1), enc_int(0)}, 13);
+    seed_exec_on(w, "softmax_cross_entropy_bp", {0, 3, 4, 5}, {210, 2, enc_int(1), enc_int(0)}, 14);
+    seed_exec_on(w, "nll_loss", {0, 3, 5}, {210, 2, enc_int(2), enc_int(-1)}, 15);
+    seed_exec_on(w, "nll_loss_bp", {0, 3, 4, 5}, {210, 2, enc_int(2), enc_int(-1)}, 15);
     write_seed(dir, "index_ops", w);
   }
   {  // convolution, pooling, im2col/col2im on NCHW [1,2,4,4]

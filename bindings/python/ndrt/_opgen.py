@@ -2,7 +2,9 @@
 
 Each function has the op's inputs as positional parameters (a variadic last input becomes *name),
 its attributes as parameters with the registry's defaults (keyword-only after a variadic input or
-once a required attribute follows a defaulted one), and `out=` for given outputs. Attributes are
+once a required attribute follows a defaulted one), the op's trailing optional inputs as
+keyword-only parameters defaulting to None (left out of the call; a None before a given one is an
+error), and `out=` for given outputs. Attributes are
 encoded as the header documents above ndrt_exec: int/bool/dtype one value in `ints`, ints lists a
 count then the values in `ints`, floats one value in `floats`; every attribute is always encoded
 (defaults included), so the runtime never has to fill a gap. Attribute types this binding does not
@@ -56,6 +58,12 @@ class OpInfo:
         self.name = raw["name"]
         self.doc = raw.get("doc", "")
         self.inputs = [i["name"] for i in raw.get("inputs", [])]
+        flags = [bool(i.get("optional", False)) for i in raw.get("inputs", [])]
+        self.n_optional = 0  # trailing optional inputs
+        while self.n_optional < len(flags) and flags[len(flags) - 1 - self.n_optional]:
+            self.n_optional += 1
+        if any(flags[:len(flags) - self.n_optional]):
+            raise InvalidArgumentError("ndrt: op %s: an optional input is followed by a required one" % self.name)
         self.outputs = [o["name"] for o in raw.get("outputs", [])]
         self.variadic = bool(raw.get("variadic", False))
         self.inplace = bool(raw.get("inplace", False))
@@ -296,7 +304,9 @@ def make_function(op):
           "_OPID": ctypes.c_int32(int(op.id)), "_NIN": ctypes.c_int32(len(op.inputs)),
           "_N1": ctypes.c_int32(1), "_N0": ctypes.c_int32(0)}
     params = []
-    fixed = op.input_pynames[:-1] if op.variadic else list(op.input_pynames)
+    n_req = len(op.inputs) - op.n_optional
+    fixed = op.input_pynames[:-1] if op.variadic else list(op.input_pynames[:n_req])
+    optional = list(op.input_pynames[n_req:]) if not op.variadic else []
     params.extend(fixed)
     kwonly = False
     if op.variadic:
@@ -313,6 +323,11 @@ def make_function(op):
             ns["_d%d" % k] = a.default
             params.append("%s=_d%d" % (a.pyname, k))
             seen_default = True
+    if optional:
+        if not kwonly:
+            params.append("*")
+            kwonly = True
+        params.extend("%s=None" % p for p in optional)
     params.append("out=None" if kwonly else "*, out=None")
     fname = _pyname(op.name, set())
     if op.variadic:
@@ -321,8 +336,12 @@ def make_function(op):
         inputs_expr = "(%s) + _flatten(%s, %r)" % ("".join(p + ", " for p in fixed), var, op.name)
     else:
         inputs_expr = "(%s)" % "".join(p + ", " for p in fixed)
+    if optional:
+        ns["_optional"] = _given_optional
+        ns["_optional_names"] = tuple(optional)
+        inputs_expr += " + _optional((%s), _optional_names, %r)" % ("".join(p + ", " for p in optional), op.name)
     values = "".join(a.pyname + ", " for a in op.attrs)
-    if not op.variadic and not op.attrs and len(op.outputs) == 1 and op.inputs:
+    if not op.variadic and not optional and not op.attrs and len(op.outputs) == 1 and op.inputs:
         src = _FAST_TEMPLATE.format(
             fname=fname, params=", ".join(params),
             all_tensors=" and ".join("%s.__class__ is _T" % p for p in fixed),
@@ -338,6 +357,18 @@ def make_function(op):
     return fname, fn
 
 
+def _given_optional(xs, names, op_name):
+    """The optional inputs up to the last one given (None leaves an input out, so only trailing ones may be)."""
+    n = len(xs)
+    while n and xs[n - 1] is None:
+        n -= 1
+    for i in range(n):
+        if xs[i] is None:
+            raise InvalidArgumentError("ndrt: %s: optional input '%s' is None but '%s' after it is given (optional "
+                                       "inputs are left out from the end)" % (op_name, names[i], names[n - 1]))
+    return tuple(xs[:n])
+
+
 def _flatten_variadic(xs, name):
     if len(xs) == 1 and isinstance(xs[0], (list, tuple)):
         xs = tuple(xs[0])
@@ -351,6 +382,8 @@ def make_doc(op):
     ins = list(op.input_pynames)
     if op.variadic and ins:
         ins[-1] = "*" + ins[-1] + " (one or more)"
+    n_req = len(ins) - op.n_optional
+    ins = ins[:n_req] + ["%s=None (optional, keyword)" % p for p in ins[n_req:]]
     lines.append("Inputs: %s." % (", ".join(ins) if ins else "none"))
     outs = ", ".join(op.outputs)
     lines.append("Outputs: %s: returned%s; pass out= to write into given tensor%s (shape and dtype must be "

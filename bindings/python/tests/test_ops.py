@@ -40,14 +40,19 @@ class GeneratedFunctionsTest(unittest.TestCase):
                 params = list(sig.parameters.values())
                 self.assertEqual(params[-1].name, "out")
                 self.assertIsNone(params[-1].default)
-                n_in = len(info.inputs)
+                n_in = len(info.inputs) - info.n_optional  # positional; optional inputs are keyword-only
                 if info.variadic:
                     kinds = [p.kind for p in params]
                     self.assertIn(inspect.Parameter.VAR_POSITIONAL, kinds)
                 self.assertEqual([p.name for p in params[:n_in]], info.input_pynames[:n_in] if not info.variadic
                                  else info.input_pynames[:n_in - 1] + [info.input_pynames[-1]])
-                attr_params = params[n_in:-1]
+                attr_params = params[n_in:n_in + len(info.attrs)]
                 self.assertEqual([p.name for p in attr_params], [a.pyname for a in info.attrs])
+                opt_params = params[n_in + len(info.attrs):-1]
+                self.assertEqual([p.name for p in opt_params], info.input_pynames[n_in:])
+                for p in opt_params:
+                    self.assertEqual(p.kind, inspect.Parameter.KEYWORD_ONLY)
+                    self.assertIsNone(p.default)
                 for p, a in zip(attr_params, info.attrs):
                     if a.required:
                         self.assertIs(p.default, inspect.Parameter.empty)
@@ -159,6 +164,29 @@ class SyntheticDescriptionTest(unittest.TestCase):
         self.assertTrue(math.isnan(raw["attrs"][0]["default"]))
         self.assertEqual(raw["attrs"][1]["default"], -math.inf)
         self.assertEqual(raw["doc"], "a:nan, b")
+
+    def test_trailing_optional_inputs(self):
+        raw = {"id": 5, "name": "wloss", "doc": "", "outputs": [{"name": "loss"}], "variadic": False,
+               "inputs": [{"name": "x"}, {"name": "labels"}, {"name": "weights", "optional": True},
+                          {"name": "bias", "optional": True}],
+               "attrs": [{"name": "reduction", "type": "int", "default": 1}]}
+        info = _opgen.OpInfo(raw)
+        self.assertEqual(info.n_optional, 2)
+        _, fn = _opgen.make_function(info)
+        self.assertEqual(str(inspect.signature(fn)), "(x, labels, reduction=1, *, weights=None, bias=None, out=None)")
+        self.assertIn("weights=None (optional, keyword)", fn.__doc__)
+        with ndrt.zeros(2) as a, ndrt.zeros(2) as b, ndrt.zeros(2) as c, ndrt.zeros(2) as d:
+            fn(a, b).close()
+            self.assertEqual(self.calls[-1][1], [a.handle, b.handle])  # left out: two inputs
+            fn(a, b, 2, weights=c).close()
+            self.assertEqual(self.calls[-1][1:4], ([a.handle, b.handle, c.handle], [0], [2]))
+            fn(a, b, weights=c, bias=d).close()
+            self.assertEqual(self.calls[-1][1], [a.handle, b.handle, c.handle, d.handle])
+            with self.assertRaises(ndrt.InvalidArgumentError):
+                fn(a, b, bias=d)  # a gap: only trailing optional inputs may be left out
+        with self.assertRaises(ndrt.InvalidArgumentError):
+            _opgen.OpInfo({"id": 1, "name": "bad", "inputs": [{"name": "a", "optional": True}, {"name": "b"}],
+                           "outputs": [{"name": "y"}]})
 
     def test_no_inputs(self):
         raw = {"id": 0, "name": "gen", "doc": "", "inputs": [], "outputs": [{"name": "y"}],
@@ -470,6 +498,33 @@ class OpsVsNumpyTest(LeakCheck, unittest.TestCase):
                 checked += 1
         if not checked:
             self.skipTest("no backward ops of the form <op>_bp(x or y, dy) registered")
+
+    def test_class_losses_with_weights_and_ignore_index(self):
+        """softmax_cross_entropy / nll_loss with the optional weights and ignore_index (PyTorch's
+        semantics; the mean over no counted rows is 0) against numpy."""
+        n, c = 9, 4
+        x = rand(self.rng, (n, c), np.float64)
+        labels = self.rng.integers(0, c, n).astype(np.int64)
+        labels[[1, 5]] = -100
+        w = self.rng.uniform(0.5, 2.0, c)
+        lse = np.log(np.exp(x - x.max(1, keepdims=True)).sum(1)) + x.max(1)
+        keep = labels != -100
+        safe = np.where(keep, labels, 0)
+        for name, per_row in (("softmax_cross_entropy", lse - x[np.arange(n), safe]),
+                              ("nll_loss", -x[np.arange(n), safe])):
+            fn = getattr(ndrt.ops, name)
+            ref = np.where(keep, w[safe] * per_row, 0.0)
+            with ndrt.tensor(x) as tx, ndrt.tensor(labels) as tl, ndrt.tensor(w) as tw:
+                with fn(tx, tl, 0, weights=tw) as y:
+                    self.assert_close(y.numpy(), ref, "f64")
+                with fn(tx, tl, weights=tw) as y:
+                    self.assert_close(y.numpy(), ref.sum() / w[safe][keep].sum(), "f64")
+                with fn(tx, tl, 2) as y:
+                    self.assert_close(y.numpy(), np.where(keep, per_row, 0.0).sum(), "f64")
+                with ndrt.tensor(np.full(n, 3, np.int64)) as all_ignored, fn(tx, all_ignored, ignore_index=3) as y:
+                    self.assertEqual(float(y.numpy()), 0.0)  # nothing counted: 0, not NaN
+                with ndrt.call_op(name, tx, tl, tw, reduction=2) as a, fn(tx, tl, 2, weights=tw) as b:
+                    self.assertEqual(float(a.numpy()), float(b.numpy()))
 
     def test_call_op_by_name(self):
         with ndrt.tensor(np.arange(6.0).reshape(2, 3)) as t:

@@ -1,8 +1,9 @@
 // CUDA softmax / log_softmax (forward, backward, in place) and losses against the CPU kernels on the
 // same inputs: every op x registered dtype, every axis, short rows (several rows per warp), long rows
 // (a block per row), non-contiguous inputs, special values, rank 0, size 0, more rows than one grid;
-// the class losses with every reduction and label dtype; the pointwise losses with every reduction
-// and layout. Out-of-range labels, which the CPU rejects, give NaN rows on the GPU.
+// the class losses with every reduction and label dtype, the class-index ones also with class
+// weights and ignore_index on every dtype; the pointwise losses with every reduction and layout.
+// Out-of-range labels, which the CPU rejects, give NaN rows on the GPU.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -186,7 +187,7 @@ TEST(CudaLoss, ClassLossesNonContiguousAndEmptyBatch) {
   Pair empty = gt::random_pair(NDRT_F64, {0, 4}, rng);
   Pair no_labels = gt::values_pair(NDRT_I32, {0}, {});
   Pair no_targets = gt::random_pair(NDRT_F64, {0, 4}, rng);
-  expect_class_losses(empty, no_labels, no_targets, rng);  // mean NaN, sum 0
+  expect_class_losses(empty, no_labels, no_targets, rng);  // mean 0 (class indices) or NaN (soft), sum 0
 }
 
 TEST(CudaLoss, ClassLossesWithLargeLogits) {
@@ -211,6 +212,74 @@ TEST(CudaLoss, OutOfRangeLabelsGiveNaNRows) {
     ASSERT_EQ(v.size(), 3u);
     EXPECT_TRUE(std::isfinite(v[0])) << op;
     EXPECT_TRUE(std::isnan(v[1]) && std::isnan(v[2])) << op;
+  }
+}
+
+// Class weights (the optional last input) and ignore_index (attribute 1) on every dtype of the
+// class-index losses: a quarter of the rows labelled ignore_index (-100, or a class in range),
+// weights contiguous and strided, every reduction, short and long rows, against the CPU.
+TEST(CudaLoss, ClassIndexLossesWithWeightsAndIgnoreIndex) {
+  NDRT_REQUIRE_CUDA();
+  std::mt19937 rng(55);
+  for (ndrt_dtype d : kFloats)
+    for (const Shape& s : {Shape{7, 10}, Shape{33, 3}, Shape{3, 1000}, Shape{2, 5000}, Shape{0, 4}, Shape{300, 17}})
+      for (int64_t ignore : {int64_t(-100), int64_t(1)}) {
+        SCOPED_TRACE(what("class-index losses", d) + " " + nt::shape_str(s) + " ignore_index " + std::to_string(ignore));
+        const int64_t n = s[0], c = s[1];
+        Pair x = gt::random_pair(d, s, rng, nt::uniform_gen(d, -6, 6));
+        std::vector<double> lv(static_cast<size_t>(n));
+        for (double& v : lv)
+          v = std::uniform_int_distribution<int>(0, 3)(rng) == 0 ? double(ignore)
+                                                                   : double(std::uniform_int_distribution<int64_t>(0, c - 1)(rng));
+        Pair labels = gt::values_pair(n % 2 ? NDRT_I32 : NDRT_I64, {n}, lv);
+        Pair w = gt::random_pair(d, {c}, rng, nt::uniform_gen(d, 0.25, 2));
+        Pair ws = gt::random_pair(d, {2 * c}, rng, nt::uniform_gen(d, 0.25, 2)).slice(0, 0, 2 * c, 2);
+        for (int64_t red : {0, 1, 2}) {
+          SCOPED_TRACE("reduction " + std::to_string(red));
+          const Attrs a{{red, ignore}, {}};
+          Pair dy = gt::random_pair(d, red == 0 ? Shape{n} : Shape{}, rng);
+          for (const char* op : {"softmax_cross_entropy", "nll_loss"}) {
+            const std::string bp = std::string(op) + "_bp";
+            gt::expect_same(op, {&x, &labels}, a);
+            gt::expect_same(op, {&x, &labels, &w}, a);
+            gt::expect_same(op, {&x, &labels, &ws}, a);
+            gt::expect_same(bp.c_str(), {&x, &labels, &dy}, a);
+            gt::expect_same(bp.c_str(), {&x, &labels, &dy, &w}, a);
+            gt::expect_same(bp.c_str(), {&x, &labels, &dy, &ws}, a);
+          }
+        }
+      }
+}
+
+// Nothing counted (every row ignored, or every counted row of weight 0): mean 0 and zero gradients
+// on the GPU as on the CPU. Out-of-range labels next to ignored rows: NaN rows, ignored rows 0.
+TEST(CudaLoss, ClassIndexLossesNothingCountedAndOutOfRange) {
+  NDRT_REQUIRE_CUDA();
+  std::mt19937 rng(56);
+  for (ndrt_dtype d : kFloats) {
+    SCOPED_TRACE(nt::dtype_str(d));
+    Pair x = gt::random_pair(d, {4, 5}, rng);
+    Pair ignored = gt::values_pair(NDRT_I64, {4}, {-100, -100, -100, -100});
+    Pair twos = gt::values_pair(NDRT_I32, {4}, {2, 2, 2, 2});
+    Pair w = gt::values_pair(d, {5}, {1, 1, 0, 1, 1});
+    Pair one = gt::values_pair(d, {}, {1});
+    gt::OnDevice on(gt::kCuda0);
+    for (const Pair* l : {&ignored, &twos}) {
+      EXPECT_EQ(nt::read_values(nt::run("softmax_cross_entropy", {&x.gpu, &l->gpu, &w.gpu})), std::vector<double>{0});
+      EXPECT_EQ(nt::read_values(nt::run("nll_loss", {&x.gpu, &l->gpu, &w.gpu})), std::vector<double>{0});
+      EXPECT_EQ(nt::read_values(nt::run("softmax_cross_entropy_bp", {&x.gpu, &l->gpu, &one.gpu, &w.gpu})),
+                std::vector<double>(20, 0.0));
+      EXPECT_EQ(nt::read_values(nt::run("nll_loss_bp", {&x.gpu, &l->gpu, &one.gpu, &w.gpu})),
+                std::vector<double>(20, 0.0));
+    }
+    Pair bad = gt::values_pair(NDRT_I64, {4}, {2, 5, -100, -1});
+    for (const char* op : {"softmax_cross_entropy", "nll_loss"}) {
+      const std::vector<double> v = nt::read_values(nt::run(op, {&x.gpu, &bad.gpu, &w.gpu}, Attrs{{0, -100}, {}}));
+      ASSERT_EQ(v.size(), 4u);
+      EXPECT_EQ(v[0], 0.0) << op;  // class 2 has weight 0
+      EXPECT_TRUE(std::isnan(v[1]) && std::isnan(v[3])) << op;
+      EXPECT_EQ(v[2], 0.0) << op;
+    }
   }
 }
 

@@ -2,7 +2,9 @@
 // indices and with soft targets, nll, mse, l1, binary cross-entropy on probabilities and on logits)
 // with their gradients, against float64 references computed here: every axis, every layout and
 // output kind, rank 0, size-0 axes, large (parallel) inputs, every dtype; finite differences for
-// every _bp op; labels out of range and the other errors with their exact messages.
+// every _bp op; labels out of range and the other errors with their exact messages. The class-index
+// losses also with class weights (the optional input) and ignore_index, PyTorch's semantics with
+// mean 0 where nothing is counted, and their per-time-step use under a mask.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -324,7 +326,9 @@ TEST_P(ClassLoss, ForwardAndBackwardEveryReductionLayoutAndLabelType) {
         const Shape ls = red == 0 ? Shape{N} : Shape{};
         std::vector<double> g(size_t(N), 1.0);
         ClassRef r = class_ref(op, x.vals, t.vals, N, C, g);
-        std::vector<double> want = red == 0 ? r.loss : std::vector<double>{reduce_ref(r.loss, red)};
+        // The mean over N = 0: NaN for soft targets (PyTorch), 0 for class indices (nothing counted).
+        std::vector<double> want =
+            red == 0 ? r.loss : std::vector<double>{N == 0 && !soft ? 0.0 : reduce_ref(r.loss, red)};
         const std::string what = op + " [" + std::to_string(N) + "," + std::to_string(C) + "] reduction " +
                                  std::to_string(red) + " labels " + dtype_str(ld) + " " + kind_str(kx);
         OutKind ok = kAllOutKinds[variant % 3];
@@ -367,7 +371,8 @@ TEST_P(ClassLoss, FiniteDifferences) {
 std::vector<LossCase> class_params() {
   std::vector<LossCase> r;
   for (const char* op : {"softmax_cross_entropy", "softmax_cross_entropy_soft", "nll_loss"})
-    for (ndrt_dtype d : {NDRT_F32, NDRT_F64}) r.push_back({op, d});
+    for (ndrt_dtype d : kFloats)
+      if (d == NDRT_F32 || d == NDRT_F64 || op != std::string("softmax_cross_entropy_soft")) r.push_back({op, d});
   return r;
 }
 INSTANTIATE_TEST_SUITE_P(Ops, ClassLoss, ::testing::ValuesIn(class_params()), loss_name);
@@ -470,7 +475,7 @@ TEST(ClassLossErrors, LabelsOutOfRangeAndBadInputs) {
                    "softmax_cross_entropy_soft: targets has shape [3,5] but logits has shape [3,4]",
                    "softmax_cross_entropy_soft", {&x, &t34}, 1);
   Tensor xh = from_values(NDRT_F16, {3, 4}, std::vector<double>(12, 0.5));
-  rt::expect_error(NDRT_ERR_NOT_SUPPORTED, "", "softmax_cross_entropy", {&xh, &ok}, 1);
+  rt::expect_error(NDRT_ERR_NOT_SUPPORTED, "", "softmax_cross_entropy_soft", {&xh, &xh}, 1);
   Tensor xi = from_values(NDRT_I32, {3, 4}, std::vector<double>(12, 1));
   rt::expect_error(NDRT_ERR_DTYPE_MISMATCH, "softmax: needs a floating-point dtype, got i32", "softmax", {&xi}, 1);
   rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, "log_softmax: axis 2 is out of range for rank 2", "log_softmax", {&x}, 1,
@@ -480,12 +485,312 @@ TEST(ClassLossErrors, LabelsOutOfRangeAndBadInputs) {
                    {&x, &y5}, 1);
 }
 
+// N = 0: the class-index losses' mean counts no rows and is 0 (their documented choice, where
+// PyTorch gives NaN); the soft-target loss keeps PyTorch's NaN.
 TEST(ClassLossSpecial, EmptyBatch) {
   Tensor x = create(NDRT_F32, {0, 5});
   Tensor l = create(NDRT_I64, {0});
-  EXPECT_TRUE(std::isnan(read_values(run("softmax_cross_entropy", {&x, &l}, red_attr(1)))[0]));
+  EXPECT_EQ(read_values(run("softmax_cross_entropy", {&x, &l}, red_attr(1)))[0], 0.0);
+  EXPECT_EQ(read_values(run("nll_loss", {&x, &l}, red_attr(1)))[0], 0.0);
   EXPECT_EQ(read_values(run("softmax_cross_entropy", {&x, &l}, red_attr(2)))[0], 0.0);
   EXPECT_EQ(run("nll_loss", {&x, &l}, red_attr(0)).shape(), Shape{0});
+  Tensor t = create(NDRT_F32, {0, 5});
+  EXPECT_TRUE(std::isnan(read_values(run("softmax_cross_entropy_soft", {&x, &t}, red_attr(1)))[0]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Class weights and ignore_index (softmax_cross_entropy, nll_loss and their _bp)
+// ---------------------------------------------------------------------------------------------
+const int64_t kNoIgnore = -100;  // the default ignore_index
+
+Attrs class_attr(int64_t reduction, int64_t ignore_index) { return Attrs{{reduction, ignore_index}, {}}; }
+
+// PyTorch's weighted, ignoring class losses in f64: per row w[y] * l_n (0 on ignored rows), the
+// mean's denominator D = sum of w[y] over the rows not ignored, and the gradient for per-row
+// upstream gradients g (before the weight).
+struct WeightedRef {
+  std::vector<double> loss, grad;
+  double den = 0;
+};
+WeightedRef weighted_ref(const std::string& op, const std::vector<double>& x, const std::vector<double>& labels,
+                         const std::vector<double>* w, int64_t ignore, int64_t N, int64_t C,
+                         const std::vector<double>& g) {
+  WeightedRef r;
+  r.loss.assign(size_t(N), 0);
+  r.grad.assign(size_t(N * C), 0);
+  std::vector<double> l = lse_rows(x, N, C);
+  for (int64_t n = 0; n < N; ++n) {
+    const int64_t y = int64_t(labels[size_t(n)]);
+    if (y == ignore) continue;
+    const double wy = w ? (*w)[size_t(y)] : 1.0;
+    r.den += wy;
+    const size_t k = size_t(n * C + y);
+    r.loss[size_t(n)] = wy * (op == "nll_loss" ? -x[k] : l[size_t(n)] - x[k]);
+    for (int64_t c = 0; c < C; ++c) {
+      const size_t j = size_t(n * C + c);
+      const double hot = c == y ? 1 : 0;
+      r.grad[j] = wy * g[size_t(n)] * (op == "nll_loss" ? -hot : std::exp(x[j] - l[size_t(n)]) - hot);
+    }
+  }
+  return r;
+}
+
+double weighted_reduce(const WeightedRef& r, int64_t red) {
+  double s = 0;
+  for (double v : r.loss) s += v;
+  return red == 1 ? (r.den == 0 ? 0.0 : s / r.den) : s;
+}
+
+class WeightedClassLoss : public ::testing::TestWithParam<LossCase> {};
+
+// Random logits, labels (a quarter of them ignore_index: -100, or 1, a class in range), positive
+// weights or none, every reduction, layouts of x, labels and weights, output kinds (poisoned, so
+// every element must be written), forward and backward against the f64 reference.
+TEST_P(WeightedClassLoss, ForwardAndBackwardAgainstTheReference) {
+  const LossCase p = GetParam();
+  const std::string op = p.op, bp = op + "_bp";
+  std::mt19937 rng(800 + p.dtype + p.op[0]);
+  Tol tol = default_tol(p.dtype);
+  int variant = 0;
+  for (const std::pair<int64_t, int64_t>& nc :
+       std::vector<std::pair<int64_t, int64_t>>{{7, 5}, {1, 1}, {64, 10}, {0, 4}, {513, 300}, {40, 3}})
+    for (int64_t red : {0, 1, 2})
+      for (int weighted = 0; weighted < 2; ++weighted) {
+        ++variant;
+        const int64_t N = nc.first, C = nc.second;
+        const int64_t ignore = variant % 3 == 2 && C > 1 ? 1 : kNoIgnore;
+        const ndrt_dtype ld = variant % 2 ? NDRT_I32 : NDRT_I64;
+        Kind kx = kAllKinds[variant % 5];
+        if (kx == Kind::Expanded) kx = Kind::Permuted;
+        Operand x = make_operand(p.dtype, {N, C}, kx,
+                                 op == "nll_loss" ? uniform_gen(p.dtype, -6, -0.01) : uniform_gen(p.dtype, -5, 5), rng);
+        Gen lab = [C, ignore](std::mt19937& r) {
+          if (std::uniform_int_distribution<int>(0, 3)(r) == 0) return double(ignore);
+          return double(std::uniform_int_distribution<int64_t>(0, C - 1)(r));
+        };
+        const Kind kl = variant % 4 == 1 ? Kind::Strided : variant % 4 == 3 ? Kind::Offset : Kind::Contig;
+        Operand t = make_operand(ld, {N}, kl, lab, rng);
+        Operand w = make_operand(p.dtype, {C}, variant % 2 ? Kind::Strided : Kind::Contig,
+                                 uniform_gen(p.dtype, 0.25, 2), rng);
+        const std::vector<double>* wv = weighted ? &w.vals : nullptr;
+        const Shape ls = red == 0 ? Shape{N} : Shape{};
+        const std::string what = op + " [" + std::to_string(N) + "," + std::to_string(C) + "] reduction " +
+                                 std::to_string(red) + (weighted ? " weighted" : "") + " ignore_index " +
+                                 std::to_string(ignore) + " labels " + dtype_str(ld) + " " + kind_str(kl) + " x " +
+                                 kind_str(kx);
+        std::vector<double> g(size_t(N), 1.0);
+        WeightedRef r = weighted_ref(op, x.vals, t.vals, wv, ignore, N, C, g);
+        std::vector<double> want = red == 0 ? r.loss : std::vector<double>{weighted_reduce(r, red)};
+        std::vector<const Tensor*> in = {&x.view, &t.view};
+        if (weighted) in.push_back(&w.view);
+        OutKind ok = kAllOutKinds[variant % 3];
+        Tol ftol = tol;
+        if (red) ftol.atol = std::max(tol.atol, tol.rtol);  // sums of many terms
+        expect_close(run_out(op.c_str(), in, class_attr(red, ignore), p.dtype, ls, ok), want, p.dtype, ftol,
+                     what + ", " + out_kind_str(ok));
+        // Backward with a random upstream gradient.
+        Operand dy = make_operand(p.dtype, ls, Kind::Strided, default_gen(p.dtype), rng);
+        for (int64_t n = 0; n < N; ++n)
+          g[size_t(n)] = red == 0 ? dy.vals[size_t(n)] : red == 2 ? dy.vals[0] : r.den == 0 ? 0.0 : dy.vals[0] / r.den;
+        WeightedRef rg = weighted_ref(op, x.vals, t.vals, wv, ignore, N, C, g);
+        std::vector<const Tensor*> bin = {&x.view, &t.view, &dy.view};
+        if (weighted) bin.push_back(&w.view);
+        expect_close(run_out(bp.c_str(), bin, class_attr(red, ignore), p.dtype, {N, C}, kAllOutKinds[(variant + 1) % 3]),
+                     rg.grad, p.dtype, tol, what + " backward");
+      }
+}
+
+TEST_P(WeightedClassLoss, FiniteDifferences) {
+  const LossCase p = GetParam();
+  if (p.dtype != NDRT_F64) return;
+  const std::string op = p.op, bp = op + "_bp";
+  std::mt19937 rng(900 + p.op[0]);
+  const int64_t N = 5, C = 4;
+  for (int64_t red : {0, 1, 2})
+    for (int weighted = 0; weighted < 2; ++weighted) {
+      rt::In x{NDRT_F64, {N, C}, rt::randv(rng, N * C, -3, 3)};
+      rt::In t{NDRT_I64, {N}, {0, double(kNoIgnore), 3, 2, double(kNoIgnore)}};
+      std::vector<rt::In> ins = {x, t};
+      if (weighted) ins.push_back(rt::In{NDRT_F64, {C}, rt::randv(rng, C, 0.25, 2)});
+      const std::string what = op + " reduction " + std::to_string(red) + (weighted ? " weighted" : "");
+      rt::check_grad(what.c_str(), op.c_str(), 1, ins, 0, class_attr(red, kNoIgnore),
+                     [&](const std::vector<double>& v) {
+                       const Shape ls = red == 0 ? Shape{N} : Shape{};
+                       std::vector<rt::In> b = {x, t, rt::In{NDRT_F64, ls, v}};
+                       if (weighted) b.push_back(ins[2]);
+                       return rt::run_all(bp.c_str(), b, 1, class_attr(red, kNoIgnore))[0].v;
+                     },
+                     rng);
+    }
+}
+
+std::vector<LossCase> weighted_params() {
+  std::vector<LossCase> r;
+  for (const char* op : {"softmax_cross_entropy", "nll_loss"})
+    for (ndrt_dtype d : kFloats) r.push_back({op, d});
+  return r;
+}
+INSTANTIATE_TEST_SUITE_P(Ops, WeightedClassLoss, ::testing::ValuesIn(weighted_params()), loss_name);
+
+// Every row ignored, or every counted row of weight 0: nothing is counted, so the mean is 0 (not
+// PyTorch's NaN) and so is every gradient; sum and none give zeros too.
+TEST(WeightedClassLossSpecial, NothingCountedGivesZeroNotNaN) {
+  for (ndrt_dtype d : kFloats)
+    for (const char* op : {"softmax_cross_entropy", "nll_loss"}) {
+      SCOPED_TRACE(std::string(op) + " " + dtype_str(d));
+      const std::string bp = std::string(op) + "_bp";
+      Tensor x = from_values(d, {3, 4}, {-1, -2, -3, -0.5, -0.25, -1, -2, -4, -3, -2, -1, -0.5});
+      Tensor all_ignored = from_values(NDRT_I64, {3}, {-100, -100, -100});
+      Tensor two = from_values(NDRT_I32, {3}, {2, 2, 2});
+      Tensor w = from_values(d, {4}, {1, 1, 0, 1});
+      Tensor one = from_values(d, {}, {1}), ones = from_values(d, {3}, {1, 1, 1});
+      for (int64_t red : {0, 1, 2}) {
+        const Tensor& dy = red == 0 ? ones : one;
+        for (int weighted = 0; weighted < 2; ++weighted) {
+          std::vector<const Tensor*> fin = {&x, &all_ignored}, bin = {&x, &all_ignored, &dy};
+          if (weighted) {
+            fin.push_back(&w);
+            bin.push_back(&w);
+          }
+          std::vector<double> zeros(red == 0 ? 3 : 1, 0.0);
+          EXPECT_EQ(read_values(run(op, fin, class_attr(red, kNoIgnore))), zeros) << "reduction " << red;
+          EXPECT_EQ(read_values(run(bp.c_str(), bin, class_attr(red, kNoIgnore))), std::vector<double>(12, 0.0));
+        }
+        // Labels all of class 2, whose weight is 0: counted with weight 0.
+        EXPECT_EQ(read_values(run(op, {&x, &two, &w}, class_attr(red, kNoIgnore))),
+                  std::vector<double>(red == 0 ? 3 : 1, 0.0));
+        EXPECT_EQ(read_values(run(bp.c_str(), {&x, &two, &dy, &w}, class_attr(red, kNoIgnore))),
+                  std::vector<double>(12, 0.0));
+        // ignore_index may name a class in range: every label 2 is ignored.
+        EXPECT_EQ(read_values(run(op, {&x, &two}, class_attr(red, 2))), std::vector<double>(red == 0 ? 3 : 1, 0.0));
+      }
+    }
+}
+
+// Without weights and with no label equal to ignore_index the ops give what they gave before
+// (the weights of 1 are exact): an explicit all-ones weight changes nothing either.
+TEST(WeightedClassLossSpecial, UnitWeightsAndNoIgnoredRowsChangeNothing) {
+  std::mt19937 rng(31);
+  for (ndrt_dtype d : {NDRT_F32, NDRT_F64})
+    for (const char* op : {"softmax_cross_entropy", "nll_loss"}) {
+      const std::string bp = std::string(op) + "_bp";
+      Tensor x = from_values(d, {37, 11}, rt::randv(rng, 37 * 11, -4, -0.1));
+      std::vector<double> lv;
+      for (int i = 0; i < 37; ++i) lv.push_back(double(rng() % 11));
+      Tensor l = from_values(NDRT_I64, {37}, lv), w = from_values(d, {11}, std::vector<double>(11, 1.0));
+      for (int64_t red : {0, 1, 2}) {
+        SCOPED_TRACE(std::string(op) + " " + dtype_str(d) + " reduction " + std::to_string(red));
+        const std::vector<double> plain = read_values(run(op, {&x, &l}, red_attr(red)));
+        EXPECT_EQ(read_values(run(op, {&x, &l, &w}, class_attr(red, -7))), plain);
+        Tensor dy = red == 0 ? from_values(d, {37}, rt::randv(rng, 37)) : from_values(d, {}, {0.75});
+        const std::vector<double> dplain = read_values(run(bp.c_str(), {&x, &l, &dy}, red_attr(red)));
+        EXPECT_EQ(read_values(run(bp.c_str(), {&x, &l, &dy, &w}, class_attr(red, -7))), dplain);
+      }
+    }
+}
+
+// The documented per-time-step use: a sequence [N, T, C] with labels [N, T] is used as [N*T, C]
+// and [N*T] (reshape views, no copy), masked steps either labelled ignore_index (mean over the
+// valid steps) or weighted by the mask after reduction none. Both agree with a per-step reference.
+TEST(WeightedClassLossSpecial, PerTimeStepUnderAMask) {
+  std::mt19937 rng(32);
+  const int64_t N = 3, T = 5, C = 6;
+  for (ndrt_dtype d : {NDRT_F32, NDRT_F64}) {
+    SCOPED_TRACE(dtype_str(d));
+    std::vector<double> xv = rt::randv(rng, N * T * C, -4, 4), lv(size_t(N * T)), mask(size_t(N * T)), masked(lv.size());
+    const int64_t lengths[N] = {5, 2, 0};  // a full row, a short one, one of padding only
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t t = 0; t < T; ++t) {
+        const size_t k = size_t(n * T + t);
+        lv[k] = double(rng() % uint32_t(C));
+        mask[k] = t < lengths[n] ? 1 : 0;
+        masked[k] = mask[k] ? lv[k] : double(kNoIgnore);
+      }
+    if (d == NDRT_F32)
+      for (double& v : xv) v = double(float(v));
+    std::vector<double> wv = {0.5, 1, 1.5, 2, 1, 0.25};
+    Tensor seq = from_values(d, {N, T, C}, xv), labels = from_values(NDRT_I64, {N, T}, masked),
+           raw_labels = from_values(NDRT_I64, {N, T}, lv), m = from_values(d, {N * T}, mask),
+           w = from_values(d, {C}, wv);
+    Tensor rows = reshape(seq, {N * T, C}), lrows = reshape(labels, {N * T}), rrows = reshape(raw_labels, {N * T});
+    std::vector<double> g(size_t(N * T), 1.0);
+    WeightedRef r = weighted_ref("softmax_cross_entropy", xv, masked, &wv, kNoIgnore, N * T, C, g);
+    const double mean = weighted_reduce(r, 1);
+    double count = 0;
+    for (double v : mask) count += v;
+    EXPECT_EQ(r.den == 0, count == 0);
+    // (a) masked steps labelled ignore_index: the weighted mean over the valid steps.
+    EXPECT_NEAR(read_values(run("softmax_cross_entropy", {&rows, &lrows, &w}, class_attr(1, kNoIgnore)))[0], mean,
+                1e-5 * std::fabs(mean) + 1e-6);
+    // (b) reduction none, times the mask, summed: the weighted sum over the valid steps.
+    Tensor per = run("softmax_cross_entropy", {&rows, &rrows, &w}, class_attr(0, kNoIgnore));
+    Tensor prod = run("mul", {&per, &m});
+    const double sum = read_values(run("sum", {&prod}, reduce_attrs({}, false)))[0];
+    EXPECT_NEAR(sum, weighted_reduce(r, 2), 1e-5 * std::fabs(sum) + 1e-6);
+    EXPECT_NEAR(sum / r.den, mean, 1e-5 * std::fabs(mean) + 1e-6);
+    // The padding-only sequence alone: mean 0, gradient 0.
+    Tensor pad_rows = slice(rows, 0, 2 * T, 3 * T, 1), pad_labels = slice(lrows, 0, 2 * T, 3 * T, 1);
+    EXPECT_EQ(read_values(run("softmax_cross_entropy", {&pad_rows, &pad_labels, &w}, class_attr(1, kNoIgnore)))[0],
+              0.0);
+    Tensor one = from_values(d, {}, {1});
+    EXPECT_EQ(read_values(run("softmax_cross_entropy_bp", {&pad_rows, &pad_labels, &one, &w}, class_attr(1, kNoIgnore))),
+              std::vector<double>(size_t(T * C), 0.0));
+  }
+}
+
+TEST(WeightedClassLossErrors, WeightsLabelsAndArity) {
+  Tensor x = from_values(NDRT_F32, {3, 4}, std::vector<double>(12, -0.5));
+  Tensor l = from_values(NDRT_I64, {3}, {0, -100, 3});
+  Tensor one = from_values(NDRT_F32, {}, {1});
+  Tensor w5 = from_values(NDRT_F32, {5}, std::vector<double>(5, 1));
+  Tensor w14 = from_values(NDRT_F32, {1, 4}, std::vector<double>(4, 1));
+  Tensor w64 = from_values(NDRT_F64, {4}, std::vector<double>(4, 1));
+  Tensor wi = from_values(NDRT_I32, {4}, std::vector<double>(4, 1));
+  for (const char* op : {"softmax_cross_entropy", "nll_loss"}) {
+    const std::string o = op, bp = o + "_bp", x_name = o == "nll_loss" ? "logp" : "logits";
+    rt::expect_error(NDRT_ERR_SHAPE_MISMATCH,
+                     o + ": weights must be [C] = [4] (one per class) for " + x_name + " [3,4], got [5]", op,
+                     {&x, &l, &w5}, 1);
+    rt::expect_error(NDRT_ERR_SHAPE_MISMATCH,
+                     bp + ": weights must be [C] = [4] (one per class) for " + x_name + " [3,4], got [1,4]",
+                     bp.c_str(), {&x, &l, &one, &w14}, 1);
+    rt::expect_error(NDRT_ERR_DTYPE_MISMATCH, o + ": weights is f64 but " + x_name + " is f32 (cast explicitly)", op,
+                     {&x, &l, &w64}, 1);
+    rt::expect_error(NDRT_ERR_DTYPE_MISMATCH, bp + ": weights is i32 but " + x_name + " is f32 (cast explicitly)",
+                     bp.c_str(), {&x, &l, &one, &wi}, 1);
+    // -100 is only ignored as the ignore_index: with another one it is out of range, naming its row.
+    rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, o + ": label -100 at row 1 is out of range [0, 4)", op, {&x, &l}, 1,
+                     class_attr(1, -1));
+    rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, bp + ": label -100 at row 1 is out of range [0, 4)", bp.c_str(),
+                     {&x, &l, &one}, 1, class_attr(1, 0));
+    Tensor bad = from_values(NDRT_I32, {3}, {0, 4, -100});
+    rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, o + ": label 4 at row 1 is out of range [0, 4)", op, {&x, &bad}, 1);
+    // Arity: two or three inputs for the forward, three or four for the backward.
+    Tensor w4 = from_values(NDRT_F32, {4}, std::vector<double>(4, 1));
+    rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, o + ": takes 2 to 3 input(s) and 1 output(s), got 4 and 1", op,
+                     {&x, &l, &w4, &w4}, 1);
+    rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, o + ": takes 2 to 3 input(s) and 1 output(s), got 1 and 1", op, {&x},
+                     1);
+    rt::expect_error(NDRT_ERR_INVALID_ARGUMENT, bp + ": takes 3 to 4 input(s) and 1 output(s), got 5 and 1",
+                     bp.c_str(), {&x, &l, &one, &w4, &w4}, 1);
+  }
+}
+
+// ndrt_op_describe marks the optional input and lists ignore_index with its default; the doc
+// says how to use the ops per time step.
+TEST(WeightedClassLossSpecial, Description) {
+  for (const char* op : {"softmax_cross_entropy", "nll_loss"}) {
+    const std::string d = op_describe(op), x_name = std::string(op) == "nll_loss" ? "logp" : "logits";
+    EXPECT_NE(d.find("\"inputs\":[{\"name\":\"" + x_name + "\"},{\"name\":\"labels\"},{\"name\":\"weights\","
+                     "\"optional\":true}]"),
+              std::string::npos)
+        << d;
+    EXPECT_NE(d.find("{\"name\":\"ignore_index\",\"type\":\"int\",\"default\":-100}"), std::string::npos) << d;
+    const std::string bpd = op_describe((std::string(op) + "_bp").c_str());
+    EXPECT_NE(bpd.find("{\"name\":\"dy\"},{\"name\":\"weights\",\"optional\":true}]"), std::string::npos) << bpd;
+  }
+  EXPECT_NE(op_describe("softmax_cross_entropy").find("[N*T, C]"), std::string::npos);
+  EXPECT_EQ(op_describe("softmax_cross_entropy_soft").find("optional"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------------------------
