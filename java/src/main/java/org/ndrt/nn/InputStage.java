@@ -9,13 +9,18 @@ import org.ndrt.nn.layers.LayerImpl;
 /**
  * Features as the first layer takes them: flat images seen as NCHW, sequences [N, size, T] seen as
  * [N, T, size] (a permuted view: the recurrent ops read strided inputs), cast to the compute dtype.
+ * Indices for an EmbeddingSequenceLayer ([N, 1, T]) are permuted the same way but not cast (a 16-bit
+ * float would round indices above 256), and may be integer arrays.
  */
 final class InputStage extends LayerImpl {
   private final InputType type;
+  private final boolean indices;
 
-  InputStage(InputType type, DType dtype) {
+  /** {@code indices}: the first layer is an EmbeddingSequenceLayer. */
+  InputStage(InputType type, DType dtype, boolean indices) {
     super(dtype);
     this.type = type;
+    this.indices = indices;
   }
 
   private Tensor permuted;
@@ -46,10 +51,11 @@ final class InputStage extends LayerImpl {
     long[] s = x.shape();
     if (s.length != 3 || s[1] != type.size) {
       throw new IllegalArgumentException("features have shape " + Arrays.toString(s) + " but the network takes " + type
-          + " as [N, " + type.size + ", T]");
+          + " as [N, " + type.size + ", T]" + (indices ? " or [N, T] (indices for the EmbeddingSequenceLayer)" : ""));
     }
-    if (!x.dtype().isFloatingPoint()) {
-      throw new IllegalArgumentException("features must be floating point, got " + x.dtype());
+    if (indices ? x.dtype() == DType.BOOL : !x.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException("features must be " + (indices ? "numbers (indices)" : "floating point") + ", got "
+          + x.dtype());
     }
     if (permutedSource != x) {
       if (permuted != null) {
@@ -58,7 +64,7 @@ final class InputStage extends LayerImpl {
       permuted = x.permute(0, 2, 1);
       permutedSource = x;
     }
-    return asCompute("cast", permuted);
+    return indices ? permuted : asCompute("cast", permuted);
   }
 
   @Override

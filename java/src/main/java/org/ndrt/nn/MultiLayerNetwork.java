@@ -16,6 +16,7 @@ import org.ndrt.eval.Evaluation;
 import org.ndrt.nn.conf.BackpropType;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
 import org.ndrt.nn.conf.WeightInit;
+import org.ndrt.nn.conf.layers.EmbeddingSequenceLayer;
 import org.ndrt.nn.layers.LayerImpl;
 import org.ndrt.nn.layers.Layers;
 import org.ndrt.nn.layers.ParamSpec;
@@ -53,6 +54,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private final MultiLayerConfiguration conf;
   private final DType dtype;
   private final boolean mixed;
+  private final boolean indexInput;  // the first layer is an EmbeddingSequenceLayer: features are indices
   private final List<TrainingListener> listeners = new CopyOnWriteArrayList<>();
   private final List<Tensor> owned = new ArrayList<>();  // vectors and views, closed with the network
   private LayerImpl[] layers;
@@ -91,6 +93,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     this.conf = conf;
     this.dtype = conf.dataType();
     this.mixed = dtype != DType.F32;
+    this.indexInput = conf.layers().get(0) instanceof EmbeddingSequenceLayer;
   }
 
   /** Allocates and initialises the parameters (seeded) and the updater state. */
@@ -112,7 +115,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
       for (int i = 0; i < n; ++i) {
         layers[i] = Layers.create(conf, i, dtype);
       }
-      input = new InputStage(conf.inputType(), dtype);
+      input = new InputStage(conf.inputType(), dtype, indexInput);
       allocate(randomize);
     } catch (RuntimeException e) {
       release();
@@ -340,12 +343,17 @@ public final class MultiLayerNetwork implements AutoCloseable {
    */
   public void fit(DataSet ds) {
     ensureInit();
-    Tensor labels = checkLabels(ds);
-    if (conf.backpropType() == BackpropType.TruncatedBPTT) {
-      score = fitTruncated(ds, labels);
-    } else {
-      setMasks(ds.features(), ds.featuresMask(), ds.labelsMask(), null);
-      score = step(ds.features(), labels);
+    Tensor f = asSequences(ds.features());
+    try {
+      Tensor labels = checkLabels(f, ds.labels());
+      if (conf.backpropType() == BackpropType.TruncatedBPTT) {
+        score = fitTruncated(f, ds, labels);
+      } else {
+        setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
+        score = step(f, labels);
+      }
+    } finally {
+      closeIfView(f, ds.features());
     }
     ++iteration;
     for (TrainingListener l : listeners) {
@@ -354,8 +362,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   }
 
   /** Truncated BPTT over one minibatch: the segments in order, each one step; returns the summed score. */
-  private double fitTruncated(DataSet ds, Tensor labels) {
-    Tensor f = ds.features();
+  private double fitTruncated(Tensor f, DataSet ds, Tensor labels) {
     long steps = f.shape()[2];
     int len = conf.tbpttFwdLength();
     long[] full = ds.featuresMask() == null ? null : prefixLengths(ds.featuresMask(), f);
@@ -440,6 +447,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     }
     for (LayerImpl l : layers) {
       l.setSequenceLengths(lens);
+      lens = l.sequenceLengthsOut(lens);  // a Convolution1DLayer's own, none after a GlobalPoolingLayer
     }
     LayerImpl out = layers[layers.length - 1];
     Layers.setOutputMask(out, labelsMask != null ? labelsMask : Layers.isSequenceOutput(out) ? featuresMask : null);
@@ -519,28 +527,52 @@ public final class MultiLayerNetwork implements AutoCloseable {
     return a;
   }
 
-  private Tensor checkLabels(DataSet ds) {
-    long[] s = ds.labels().shape();
+  private Tensor checkLabels(Tensor features, Tensor labels) {
+    long[] s = labels.shape();
     long nOut = conf.outputLayer().nOut();
     if (Layers.isSequenceOutput(layers[layers.length - 1])) {
-      long[] f = ds.features().shape();
+      long[] f = features.shape();
       if (s.length != 3 || s[1] != nOut || f.length != 3 || s[2] != f[2]) {
         throw new IllegalArgumentException("labels have shape " + Arrays.toString(s) + " but the RnnOutputLayer needs [N, "
             + nOut + ", T] with the features' T (features " + Arrays.toString(f) + ")");
       }
-      if (ds.labels().dtype() != DType.F32) {
-        throw new IllegalArgumentException("labels must be f32, got " + ds.labels().dtype());
+      if (labels.dtype() != DType.F32) {
+        throw new IllegalArgumentException("labels must be f32, got " + labels.dtype());
       }
-      return ds.labels();
+      return labels;
     }
     if (s.length != 2 || s[1] != nOut) {
       throw new IllegalArgumentException("labels have shape " + Arrays.toString(s) + " but the output layer needs [N, "
           + nOut + "] (one-hot rows for a classifier)");
     }
-    if (ds.labels().dtype() != DType.F32) {
-      throw new IllegalArgumentException("labels must be f32, got " + ds.labels().dtype());
+    if (labels.dtype() != DType.F32) {
+      throw new IllegalArgumentException("labels must be f32, got " + labels.dtype());
     }
-    return ds.labels();
+    return labels;
+  }
+
+  /**
+   * The features as [N, size, T]: an embedding network's indices given as [N, T] become a [N, 1, T]
+   * view (of a contiguous copy when strided); anything else is {@code f} itself. Close the result
+   * with {@link #closeIfView}.
+   */
+  private Tensor asSequences(Tensor f) {
+    if (!indexInput || f.rank() != 2) {
+      return f;
+    }
+    long[] s = f.shape();
+    if (f.isContiguous()) {
+      return f.reshape(s[0], 1, s[1]);
+    }
+    try (Tensor c = f.contiguous()) {
+      return c.reshape(s[0], 1, s[1]);
+    }
+  }
+
+  private static void closeIfView(Tensor view, Tensor original) {
+    if (view != original) {
+      view.close();
+    }
   }
 
   // ----------------------------------------------------------------------------------- inference
@@ -570,10 +602,15 @@ public final class MultiLayerNetwork implements AutoCloseable {
    */
   public Tensor output(Tensor features, boolean train, Tensor featuresMask, Tensor labelsMask) {
     ensureInit();
-    setMasks(features, featuresMask, labelsMask, null);
-    castParamsToCompute();
-    forward(features, train);
-    return Layers.activate(layers[layers.length - 1]);
+    Tensor f = asSequences(features);
+    try {
+      setMasks(f, featuresMask, labelsMask, null);
+      castParamsToCompute();
+      forward(f, train);
+      return Layers.activate(layers[layers.length - 1]);
+    } finally {
+      closeIfView(f, features);
+    }
   }
 
   /**
@@ -582,6 +619,8 @@ public final class MultiLayerNetwork implements AutoCloseable {
    * Deeplearning4j's rnnTimeStep: input [N, size] (one step; gives [N, nOut]) or [N, size, T] (gives
    * [N, nOut, T], or [N, nOut] after LastTimeStep); stores the state after the last step. The stored
    * state is separate from fit's and output's, which start from zeros. Not with Bidirectional layers.
+   * A network starting with an EmbeddingSequenceLayer takes indices [N, 1] (one step), [N, 1, T], or
+   * [N, T] with T > 1 (T steps, as its fit and output take them).
    */
   public Tensor rnnTimeStep(Tensor input) {
     ensureInit();
@@ -589,8 +628,9 @@ public final class MultiLayerNetwork implements AutoCloseable {
       throw new IllegalArgumentException("rnnTimeStep: the network takes " + conf.inputType() + ", not sequences");
     }
     long[] s = input.shape();
-    boolean single = s.length == 2;
-    try (Tensor x3 = single ? stepAsSequence(input) : input.share()) {
+    boolean indexSteps = indexInput && s.length == 2 && s[1] != 1;  // [N, T] indices
+    boolean single = s.length == 2 && !indexSteps;
+    try (Tensor x3 = single ? stepAsSequence(input) : indexSteps ? asSequences(input) : input.share()) {
       for (LayerImpl l : layers) {
         l.setRnnState(LayerImpl.RnnState.STORED);
       }
@@ -638,11 +678,16 @@ public final class MultiLayerNetwork implements AutoCloseable {
   /** The score of one minibatch in inference mode, without changing the network. */
   public double score(DataSet ds) {
     ensureInit();
-    Tensor labels = checkLabels(ds);
-    setMasks(ds.features(), ds.featuresMask(), ds.labelsMask(), null);
-    castParamsToCompute();
-    forward(ds.features(), false);
-    return Layers.loss(layers[layers.length - 1], labels).item();
+    Tensor f = asSequences(ds.features());
+    try {
+      Tensor labels = checkLabels(f, ds.labels());
+      setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
+      castParamsToCompute();
+      forward(f, false);
+      return Layers.loss(layers[layers.length - 1], labels).item();
+    } finally {
+      closeIfView(f, ds.features());
+    }
   }
 
   /** Accuracy, precision, recall, F1 and the confusion matrix over a whole pass of the iterator (reset first). */
@@ -653,13 +698,18 @@ public final class MultiLayerNetwork implements AutoCloseable {
     castParamsToCompute();
     while (it.hasNext()) {
       try (DataSet ds = it.next()) {
-        checkLabels(ds);
-        setMasks(ds.features(), ds.featuresMask(), ds.labelsMask(), null);
-        Tensor z = forward(ds.features(), false);
-        if (Layers.isSequenceOutput(layers[layers.length - 1])) {
-          evalSteps(e, ds);
-        } else {
-          e.eval(ds.labels(), z);
+        Tensor f = asSequences(ds.features());
+        try {
+          checkLabels(f, ds.labels());
+          setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
+          Tensor z = forward(f, false);
+          if (Layers.isSequenceOutput(layers[layers.length - 1])) {
+            evalSteps(e, ds);
+          } else {
+            e.eval(ds.labels(), z);
+          }
+        } finally {
+          closeIfView(f, ds.features());
         }
       }
     }

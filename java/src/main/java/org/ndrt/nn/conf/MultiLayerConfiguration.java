@@ -62,6 +62,10 @@ public final class MultiLayerConfiguration {
             ? "the last layer must be an OutputLayer (it has the loss), got " + l.getClass().getSimpleName()
             : "layer " + i + " is an OutputLayer but only the last layer may be one");
       }
+      if (i > 0 && l instanceof org.ndrt.nn.conf.layers.EmbeddingSequenceLayer) {
+        throw new IllegalArgumentException("layer " + i + " (\"" + l.name() + "\") is an EmbeddingSequenceLayer: only the"
+            + " first layer may be one (it takes the network's input indices)");
+      }
     }
     InputType t = inputType != null ? inputType : layers.get(0).impliedInput();
     for (Layer l : layers) {

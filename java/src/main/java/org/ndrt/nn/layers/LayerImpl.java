@@ -88,6 +88,16 @@ public abstract class LayerImpl implements AutoCloseable {
    */
   public void setSequenceLengths(Tensor lengths) {}
 
+  /**
+   * The valid lengths the next layer gets when this one got {@code lengths} (null: every step valid):
+   * the same for layers that keep the time axis (the default); a Convolution1D layer that changes it
+   * returns a tensor of its own, filled by its forward pass; a layer that pools the time axis away
+   * returns null.
+   */
+  public Tensor sequenceLengthsOut(Tensor lengths) {
+    return lengths;
+  }
+
   /** Recurrent layers: where the next forward passes take their initial state from (ZERO unless set). */
   public void setRnnState(RnnState mode) {}
 

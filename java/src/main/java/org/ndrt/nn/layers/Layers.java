@@ -4,6 +4,7 @@ import org.ndrt.DType;
 import org.ndrt.Tensor;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
 import org.ndrt.nn.conf.layers.BatchNormalization;
+import org.ndrt.nn.conf.layers.EmbeddingSequenceLayer;
 import org.ndrt.nn.conf.layers.Bidirectional;
 import org.ndrt.nn.conf.layers.GRU;
 import org.ndrt.nn.conf.layers.LSTM;
@@ -27,12 +28,18 @@ public final class Layers {
       return new ConvolutionImpl((ConvolutionLayer) l, l.inferOutput(conf.layerInput(i)), dtype);
     } else if (l instanceof SubsamplingLayer) {
       return new SubsamplingImpl((SubsamplingLayer) l, l.inferOutput(conf.layerInput(i)), dtype);
+    } else if (l instanceof org.ndrt.nn.conf.layers.Convolution1DLayer) {
+      return new Convolution1DImpl((org.ndrt.nn.conf.layers.Convolution1DLayer) l, dtype);
+    } else if (l instanceof org.ndrt.nn.conf.layers.GlobalPoolingLayer) {
+      return new GlobalPoolingImpl((org.ndrt.nn.conf.layers.GlobalPoolingLayer) l, dtype);
     } else if (l instanceof RnnOutputLayer) {
       return new RnnOutputImpl((RnnOutputLayer) l, dtype);
     } else if (l instanceof OutputLayer) {
       return new OutputImpl((OutputLayer) l, dtype);
     } else if (l instanceof LSTM || l instanceof GRU || l instanceof Bidirectional || l instanceof LastTimeStep) {
       return recurrent(l, false, dtype);
+    } else if (l instanceof EmbeddingSequenceLayer) {
+      return new EmbeddingSequenceImpl((EmbeddingSequenceLayer) l, dtype);
     } else if (l instanceof DenseLayer) {
       return new DenseImpl((DenseLayer) l, dtype);
     } else if (l instanceof BatchNormalization) {

@@ -130,7 +130,10 @@ public abstract class Layer {
       case "DropoutLayer": b = new DropoutLayer.Builder(Json.num(m, "dropProbability")); break;
       case "LSTM": b = LSTM.Builder.fromJson(m); break;
       case "GRU": b = new GRU.Builder(); break;
+      case "EmbeddingSequenceLayer": b = EmbeddingSequenceLayer.Builder.fromJson(m); break;
       case "RnnOutputLayer": b = new RnnOutputLayer.Builder(org.ndrt.nn.conf.LossFunction.valueOf(Json.str(m, "lossFunction"))); break;
+      case "Convolution1DLayer": b = Convolution1DLayer.Builder.fromJson(m); break;
+      case "GlobalPoolingLayer": b = GlobalPoolingLayer.Builder.fromJson(m); break;
       case "LastTimeStep": return LastTimeStep.wrapperFromJson(m);
       case "Bidirectional": return Bidirectional.wrapperFromJson(m);
       default: throw new IllegalArgumentException("configuration JSON: unknown layer type \"" + type + "\"");
