@@ -206,6 +206,7 @@ void reg(const char* op, std::initializer_list<ndrt_dtype> dtypes, KernelFn fn, 
 }
 
 void register_cuda_sequence_pool();  // sequence_pool.cu
+void register_cuda_rnn();            // rnn.cu, rnn_gru.cu
 
 void register_all(void* registry, ndrt_cuda_register_fn fn) {
   g_registry = registry;
@@ -221,6 +222,7 @@ void register_all(void* registry, ndrt_cuda_register_fn fn) {
   register_cuda_norm();
   register_cuda_updaters();
   register_cuda_sequence_pool();
+  register_cuda_rnn();
   g_registry = nullptr;
 }
 

@@ -138,7 +138,8 @@ void define_rnn_ops(Registry& r) {
   "their outputs concatenated on the feature axis). x is [B, T, I], or [T, B, I] with time_major; the hidden "     \
   "sequence y has the same major order ([B, T, H] / [T, B, H]). h0 [B, H] is the initial state (pass zeros for "  \
   "none: the op has no optional inputs). lengths [B] (i32 or i64, every value in [0, T], else "                    \
-  "NDRT_ERR_INVALID_ARGUMENT) gives each row's valid length: for row b the steps t >= lengths[b] give y = 0 and "   \
+  "NDRT_ERR_INVALID_ARGUMENT on the CPU; CUDA kernels cannot fail after launch and read them clamped to "      \
+  "[0, T]) gives each row's valid length: for row b the steps t >= lengths[b] give y = 0 and "                     \
   "leave the state alone, so the final state is the state after the last valid step. With reverse = true the "    \
   "steps run T-1 down to 0, and the valid ones are lengths[b]-1 down to 0 (the reversed valid prefix, as "         \
   "PyTorch's packed sequences); pass [T, ..., T] for fixed-length batches. Attributes: reverse (bool, default "    \
