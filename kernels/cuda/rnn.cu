@@ -155,7 +155,7 @@ void lstm_bp_run(OpContext& c) {
     copy_dense(c, dh.p, dense_in<T, A>(c, *c.in[11], kh), B * H);
     copy_dense(c, dc.p, dense_in<T, A>(c, *c.in[12], kc), B * H);
   }
-  std::optional<Scratch> kG, kHp, kx, kwi;
+  std::optional<Scratch> kG, kHp;
   if (R * G > 0) {
     kG.emplace(c.device, size_t(R * G) * sizeof(A));
     kHp.emplace(c.device, size_t(R * H) * sizeof(A));
@@ -182,13 +182,7 @@ void lstm_bp_run(OpContext& c) {
       blas.gemm(false, false, B, H, G, dG + s.row(t, 0) * G, ldg, whp, H, A(1), dh.p, H);
     }
   }
-  // dx = dG @ W_ih; dW_ih = dG^T @ X; dW_hh = dG^T @ H_prev; db = column sums (no rows: zeros).
-  const A* xp = dense_in<T, A>(c, *c.in[0], kx);
-  const A* wip = dense_in<T, A>(c, *c.in[1], kwi);
-  blas.gemm(false, false, R, I, G, dG, G, wip, I, A(0), dx.p, I);
-  blas.gemm(true, false, G, I, R, dG, G, xp, I, A(0), dwi.p, I);
-  blas.gemm(true, false, G, H, R, dG, G, Hp, H, A(0), dwh.p, H);
-  col_sums<A>(c, dG, R, G, dbi.p, dbh.p);
+  all_step_grads<T, A>(c, blas, R, I, H, G, dG, dG, Hp, dx.p, dwi.p, dwh.p, dbi.p, dbh.p);  // no rows: zeros
   dx.finish();
   dwi.finish();
   dwh.finish();

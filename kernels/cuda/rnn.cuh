@@ -217,6 +217,26 @@ void col_sums(const OpContext& c, const A* m, int64_t rows, int64_t cols, A* o1,
   chan::channel_sums<1>(c, rows, cols, 1, ColValue<A>{m}, ColStore<A>{o1, o2});
 }
 
+// After the step loop, the gradients over all steps at once: dx = dG_i @ W_ih, dW_ih = dG_i^T @ X,
+// dW_hh = dG_h^T @ H_prev, db_ih and db_hh the column sums of dG_i and dG_h (the LSTM passes one
+// dG for both: one sum written twice). Outputs are dense [R, I], [G, I], [G, H], [G], [G].
+template <class T, class A>
+void all_step_grads(const OpContext& c, const Blas<A>& blas, int64_t R, int64_t I, int64_t H, int64_t G, const A* dGi,
+                    const A* dGh, const A* Hp, A* dx, A* dwi, A* dwh, A* dbi, A* dbh) {
+  std::optional<Scratch> kx, kwi;
+  const A* xp = dense_in<T, A>(c, *c.in[0], kx);
+  const A* wip = dense_in<T, A>(c, *c.in[1], kwi);
+  blas.gemm(false, false, R, I, G, dGi, G, wip, I, A(0), dx, I);
+  blas.gemm(true, false, G, I, R, dGi, G, xp, I, A(0), dwi, I);
+  blas.gemm(true, false, G, H, R, dGh, G, Hp, H, A(0), dwh, H);
+  if (dGi == dGh) {
+    col_sums<A>(c, dGi, R, G, dbi, dbh);
+  } else {
+    col_sums<A>(c, dGi, R, G, dbi, nullptr);
+    col_sums<A>(c, dGh, R, G, dbh, nullptr);
+  }
+}
+
 // Grid over the B*H (batch row, hidden unit) pairs of one step.
 inline Launch step_launch(const Seq& s) { return launch_for(s.B * s.H); }
 

@@ -119,7 +119,7 @@ void gru_bp_run(OpContext& c) {
     std::optional<Scratch> kh;
     copy_dense(c, dh.p, dense_in<T, A>(c, *c.in[10], kh), B * H);
   }
-  std::optional<Scratch> kGi, kGh, kHp, kx, kwi;
+  std::optional<Scratch> kGi, kGh, kHp;
   if (R * G > 0) {
     kGi.emplace(c.device, size_t(R * G) * sizeof(A));
     kGh.emplace(c.device, size_t(R * G) * sizeof(A));
@@ -147,14 +147,7 @@ void gru_bp_run(OpContext& c) {
       blas.gemm(false, false, B, H, G, dGh + s.row(t, 0) * G, ldg, whp, H, A(1), dh.p, H);
     }
   }
-  // dx = dG_i @ W_ih; dW_ih = dG_i^T @ X; dW_hh = dG_h^T @ H_prev; db_ih, db_hh = column sums.
-  const A* xp = dense_in<T, A>(c, *c.in[0], kx);
-  const A* wip = dense_in<T, A>(c, *c.in[1], kwi);
-  blas.gemm(false, false, R, I, G, dGi, G, wip, I, A(0), dx.p, I);
-  blas.gemm(true, false, G, I, R, dGi, G, xp, I, A(0), dwi.p, I);
-  blas.gemm(true, false, G, H, R, dGh, G, Hp, H, A(0), dwh.p, H);
-  col_sums<A>(c, dGi, R, G, dbi.p, nullptr);
-  col_sums<A>(c, dGh, R, G, dbh.p, nullptr);
+  all_step_grads<T, A>(c, blas, R, I, H, G, dGi, dGh, Hp, dx.p, dwi.p, dwh.p, dbi.p, dbh.p);
   dx.finish();
   dwi.finish();
   dwh.finish();

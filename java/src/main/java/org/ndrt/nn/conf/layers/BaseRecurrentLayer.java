@@ -34,19 +34,12 @@ public abstract class BaseRecurrentLayer extends Layer {
 
   @Override
   public InputType impliedInput() {
-    if (nIn <= 0) {
-      throw error("no input type is set and nIn is not given: call setInputType(InputType.recurrent(...)) on the list"
-          + " builder, or nIn(...)");
-    }
-    return InputType.recurrent(nIn);
+    return impliedRecurrentInput();
   }
 
   @Override
   public InputType inferOutput(InputType in) {
-    if (!in.isRecurrent()) {
-      throw error("takes sequences [N, features, time] (InputType.recurrent), got " + in);
-    }
-    resolveNIn(in.size);
+    resolveRecurrentNIn(in, "");
     if (nOut <= 0) {
       throw error("nOut is not set");
     }

@@ -102,19 +102,12 @@ public final class Convolution1DLayer extends Layer {
 
   @Override
   public InputType impliedInput() {
-    if (nIn <= 0) {
-      throw error("no input type is set and nIn is not given: call setInputType(InputType.recurrent(...)) on the list"
-          + " builder, or nIn(...)");
-    }
-    return InputType.recurrent(nIn);
+    return impliedRecurrentInput();
   }
 
   @Override
   public InputType inferOutput(InputType in) {
-    if (!in.isRecurrent()) {
-      throw error("takes sequences [N, features, time] (InputType.recurrent), got " + in);
-    }
-    resolveNIn(in.size);
+    resolveRecurrentNIn(in, "");
     if (nOut <= 0) {
       throw error("nOut (the number of filters) is not set");
     }

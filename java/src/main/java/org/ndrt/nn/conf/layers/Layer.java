@@ -85,6 +85,23 @@ public abstract class Layer {
     return InputType.feedForward(nIn);
   }
 
+  /** {@link #impliedInput()} of the layers that take sequences. */
+  protected InputType impliedRecurrentInput() {
+    if (nIn <= 0) {
+      throw error("no input type is set and nIn is not given: call setInputType(InputType.recurrent(...)) on the list"
+          + " builder, or nIn(...)");
+    }
+    return InputType.recurrent(nIn);
+  }
+
+  /** For the layers that take sequences: refuses any other input (`hint` appended), then resolves nIn. */
+  protected void resolveRecurrentNIn(InputType in, String hint) {
+    if (!in.isRecurrent()) {
+      throw error("takes sequences [N, features, time] (InputType.recurrent), got " + in + hint);
+    }
+    resolveNIn(in.size);
+  }
+
   /** Checks a given nIn against the inferred one, or sets it. */
   protected void resolveNIn(long inferred) {
     if (nIn > 0 && nIn != inferred) {

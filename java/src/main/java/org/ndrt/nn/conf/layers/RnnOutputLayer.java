@@ -21,20 +21,12 @@ public final class RnnOutputLayer extends OutputLayer {
 
   @Override
   public InputType impliedInput() {
-    if (nIn <= 0) {
-      throw error("no input type is set and nIn is not given: call setInputType(InputType.recurrent(...)) on the list"
-          + " builder, or nIn(...)");
-    }
-    return InputType.recurrent(nIn);
+    return impliedRecurrentInput();
   }
 
   @Override
   public InputType inferOutput(InputType in) {
-    if (!in.isRecurrent()) {
-      throw error("takes sequences [N, features, time] (InputType.recurrent), got " + in
-          + " (an OutputLayer takes one row per example)");
-    }
-    resolveNIn(in.size);
+    resolveRecurrentNIn(in, " (an OutputLayer takes one row per example)");
     if (nOut <= 0) {
       throw error("nOut is not set");
     }
