@@ -223,6 +223,15 @@ TEST(Conv1dErrors, BadShapesAndAttributesSayWhatIsWrong) {
   Attrs lay = a;
   lay.ints[lay.ints.size() - 2] = 2;
   expect_error(NDRT_ERR_INVALID_ARGUMENT, "conv1d", {&x, &w}, lay, "'layout' must be 0 (NCW) or 1 (NWC)");
+  Attrs g3 = a;
+  g3.ints[g3.ints.size() - 3] = 3;  // groups
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "conv1d", {&x, &w}, g3,
+               "4 input and 6 output channels must both be divisible by groups=3");
+  Tensor b5 = create(NDRT_F32, {5});
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "conv1d_bias", {&x, &w, &b5}, a,
+               "b must have shape [6] (one value per output channel), got [5]");
+  Attrs same = conv1d_attrs(pads(seq(2, 4, 9, 6, 3), 1, 0).group(2).same_pad(), kAuto);
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "conv1d", {&x, &w}, same, "padding [1,0] must be >= 0, and zeros with same_padding");
   Tensor dy4 = create(NDRT_F32, {2, 6, 1, 5});
   expect_error(NDRT_ERR_SHAPE_MISMATCH, "conv1d_bp_bias", {&dy4}, Attrs{{0}, {}}, "conv1d_bp_bias: dy must be rank 3");
 }
