@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "blas.hpp"
+#include "cores.hpp"
 #include "device.hpp"
 #include "error.hpp"
 #include "parallel.hpp"
@@ -53,6 +54,14 @@ const Key kKeys[] = {
     {"cpu.threads", "NDRT_CPU_THREADS",
      [](const char* k, const char* v) { set_cpu_threads(int32_t(parse_int(k, v, 1, 4096))); },
      [] { return std::to_string(cpu_threads()); }},
+    {"cpu.adapt_threads", "NDRT_CPU_ADAPT_THREADS",
+     [](const char* k, const char* v) { set_adapt_threads(parse_int(k, v, 0, 1) != 0); },
+     [] { return std::string(adapt_threads() ? "1" : "0"); }},
+    {"cpu.active_threads", nullptr,
+     [](const char* k, const char*) {
+       fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: read-only (the threads ops run on now; set cpu.threads)", k);
+     },
+     [] { return std::to_string(active_threads()); }},
     {"cpu.pool", "NDRT_CPU_POOL",
      [](const char* k, const char* v) {
        if (!set_pool(v)) fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: '%s' is not openmp or ndrt (openmp: built with OpenMP only)", k, v);
@@ -155,7 +164,7 @@ Config& config() {
   std::call_once(env_once, [] {
     // A bad value is reported and the default kept: there is no caller to fail to here.
     for (const Key& k : kKeys) {
-      const char* v = std::getenv(k.env);
+      const char* v = k.env ? std::getenv(k.env) : nullptr;
       if (!v) continue;
       try {
         k.set(k.name, v);

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "cores.hpp"
+
 #ifndef NDRT_POOL_OPENMP
 #define NDRT_POOL_OPENMP 0
 #endif
@@ -185,7 +187,7 @@ void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_
   // More parts than threads, claimed one by one: when a thread is descheduled or woken late (a
   // shared 2-core VM), the others take its remaining parts instead of waiting for a fixed half.
   constexpr int64_t kPartsPerThread = 4;
-  int64_t threads = cpu_threads();
+  const int64_t threads = active_threads();  // cpu.threads, less the cores others keep busy
   int64_t parts = std::min<int64_t>(threads * kPartsPerThread, (n + grain - 1) / grain);
   if (parts <= 1) {
     fn(0, n);

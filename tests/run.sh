@@ -32,6 +32,9 @@ cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=$type -DNDRT_WERROR=ON -D
 read -r -a targets <<< "${NDRT_BUILD_TARGETS:-all}"
 cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}"
 cd "$dir"
+# The suites run on the thread counts they set (cpu.adapt_threads off): what they cover must not
+# depend on how busy the machine is. The adaptive count has its own tests (CoresInternal.*).
+export NDRT_CPU_ADAPT_THREADS=${NDRT_CPU_ADAPT_THREADS:-0}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}

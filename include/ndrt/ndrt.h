@@ -250,7 +250,8 @@ NDRT_API ndrt_status ndrt_op_find(const char* name, int32_t* op_id);
 NDRT_API ndrt_status ndrt_op_describe(int32_t op_id, char* buf, size_t capacity, size_t* needed);
 
 /* Run op `op_id` on the calling thread's current device.
- *  inputs:  n_inputs handles (a variadic op takes one or more for its last input).
+ *  inputs:  n_inputs handles (a variadic op takes one or more for its last input; inputs that
+ *           ndrt_op_describe marks "optional":true come last and may be left off).
  *  outputs: n_outputs entries, each either a handle to write into (its shape and dtype must be what
  *           the op infers) or 0, which the runtime replaces with a new handle it allocated.
  *           On failure no new handle is left behind and given outputs may be partly written.
@@ -268,7 +269,10 @@ NDRT_API ndrt_status ndrt_exec(int32_t op_id, const ndrt_handle* inputs, int32_t
  * Configuration and logging
  * Keys (environment variable in brackets, read at first use; ndrt_config_set overrides):
  *   log.level                    [NDRT_LOG_LEVEL]  error | warn | info | debug     (warn)
- *   cpu.threads                  [NDRT_CPU_THREADS] intra-op threads, >= 1          (cores)
+ *   cpu.threads                  [NDRT_CPU_THREADS] intra-op threads at most, >= 1  (cores)
+ *   cpu.adapt_threads            [NDRT_CPU_ADAPT_THREADS] 1: ops run on cpu.threads less the
+ *                                cores other processes keep busy (measured every 200 ms) (1)
+ *   cpu.active_threads           read-only: the intra-op threads ops run on now
  *   cpu.virtual_devices          [NDRT_CPU_VIRTUAL_DEVICES] cpu devices presented, set before the
  *                                first device use (1)
  *   memory.host.max_cached_bytes [NDRT_MEMORY_HOST_MAX_CACHED_BYTES]               (1 GiB)

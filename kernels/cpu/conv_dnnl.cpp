@@ -7,12 +7,14 @@
 //    images, where oneDNN has brgemm kernels), with reorders where they differ from the caller's.
 //    The first request of a configuration checks each against ndrt's own kernel on test values (a
 //    wrong one is dropped), times the rest (and, for f32, ndrt's own im2col + sgemm) and keeps the
-//    fastest: which one wins depends on shape and ISA (e.g. blocked formats for 1-channel images,
+//    fastest (a later candidate only when clearly faster, so near-ties resolve alike in every
+//    process): which one wins depends on shape and ISA (e.g. blocked formats for 1-channel images,
 //    channels-last for LeNet's second convolution, on a Zen 5 with AVX-512).
 //  - Scratchpads are user-managed: each call takes one block from ndrt's pool, so primitives may
 //    run on any thread and concurrently.
 //  - Threads: Debian's oneDNN runs on OpenMP, not on ndrt's pool. Like the pool, one host thread at
-//    a time gets cpu.threads OpenMP threads; callers that find oneDNN busy run single-threaded
+//    a time gets the active thread count (cpu.threads less the cores other processes keep busy,
+//    runtime/cores.hpp) in OpenMP threads; callers that find oneDNN busy run single-threaded
 //    rather than oversubscribe the cores. The count is set per call with omp_set_num_threads.
 #include "conv_util.hpp"
 
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "cores.hpp"
 #endif
 
 namespace ndrt {
@@ -286,9 +289,9 @@ const char* execute(const DnnlConvPlan& p, const void* a, const void* b, const v
 }
 
 // A clock for timing candidates: the calling thread's cpu time when every candidate runs on it
-// alone (cpu.threads 1: immune to other processes' load), else wall time.
+// alone (one active thread: immune to other processes' load), else wall time.
 double seconds() {
-  if (cpu_threads() == 1) {
+  if (active_threads() == 1) {
     timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
@@ -320,6 +323,11 @@ Tensor test_values(ndrt_dtype dt, int64_t n, uint32_t seed, ndrt_device dev) {
 // survivors are timed on the call's sizes and the fastest is returned. With time_own (f32, engine
 // auto), ndrt's own kernel is timed too, and null returned when it is the fastest (null also when
 // no candidate survived).
+// A later candidate replaces the best so far only when it is this much faster: candidates within
+// timing noise of each other then resolve to the same (earlier) one in every process, and processes
+// that compute alike train alike (each candidate rounds differently).
+constexpr double kClearlyFaster = 0.95;
+
 std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>& cands, ConvPass pass,
                                      const Conv2dGeom& g, ndrt_dtype dt, bool time_own) {
   const ndrt_device dev = g.device;
@@ -364,13 +372,13 @@ std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>&
     }
     if (cands.size() == 1 && !time_own) return cand;
     const double t = best_of_3([&] { execute(*cand, ta.base(), tb.base(), tbias.base(), to.base(), dev); });
-    if (t < best_t) best_t = t, best = cand;
+    if (!best || t < kClearlyFaster * best_t) best_t = t, best = cand;
   }
   if (best && time_own) {
     Tensor own_out = test_values(NDRT_F32, no, 4, dev);
     const double t = best_of_3(
         [&] { own_conv_pass<float>(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, own_out.data<float>()); });
-    if (t < best_t) return nullptr;
+    if (t < kClearlyFaster * best_t) return nullptr;
   }
   return best;
 }
@@ -422,7 +430,7 @@ bool dnnl_built_in() { return cpu_engine() != nullptr; }
 DnnlConv::DnnlConv(ConvPass pass, const Conv2dGeom& g, ndrt_dtype dt, bool bias, bool allow_ref)
     : lease_(g_busy, std::try_to_lock), device_(g.device) {
   if (!cpu_engine()) return;
-  const int nthr = lease_.owns_lock() && !forked_child() ? int(cpu_threads()) : 1;
+  const int nthr = lease_.owns_lock() && !forked_child() ? int(active_threads()) : 1;
   set_omp_threads(nthr);
   const Key key = make_key(pass, g, dt, bias, allow_ref, nthr);
   if (cache().find(key, plan_)) return;
@@ -437,6 +445,7 @@ DnnlConv::DnnlConv(ConvPass pass, const Conv2dGeom& g, ndrt_dtype dt, bool bias,
   }
   std::shared_ptr<const DnnlConvPlan> best;
   if (!cands.empty()) {
+    ThreadCap cap(nthr);  // ndrt's own kernel is timed on the threads oneDNN gets
     try {
       best = choose(cands, pass, g, dt, !allow_ref && dt == NDRT_F32);
     } catch (const dnnl::error&) {

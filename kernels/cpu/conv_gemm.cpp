@@ -8,6 +8,7 @@
 
 #include "blas.hpp"
 #include "conv_util.hpp"
+#include "linalg_engine.hpp"
 
 namespace ndrt {
 
@@ -21,6 +22,7 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
   if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX)
     fail(NDRT_ERR_NOT_SUPPORTED, "conv2d: a GEMM dimension beyond 2^31 is not supported by the BLAS interface");
   auto TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+  linalg::blas_threads_for_direct_call();
   if constexpr (std::is_same_v<T, float>)
     blas::api().sgemm(CblasRowMajor, TA, TB, int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c, int(ldc));
   else

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "blas.hpp"
+#include "cores.hpp"
 #include "error.hpp"
 #include "loops.hpp"
 
@@ -67,6 +68,13 @@ BlasOneThread::~BlasOneThread() {
     const blas::Api& b = blas::api();
     if (b.get_num_threads() != t) b.set_num_threads(t);
   }
+}
+
+void blas_threads_for_direct_call() {
+  std::lock_guard<std::mutex> lock(g_blas_mu);
+  const int t = g_blas_users ? 1 : active_threads();
+  const blas::Api& b = blas::api();
+  if (b.get_num_threads() != t) b.set_num_threads(t);
 }
 
 Split plan_split(int64_t nb, int64_t m, int64_t n, int64_t k) {

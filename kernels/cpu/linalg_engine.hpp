@@ -44,6 +44,11 @@ class BlasOneThread {
   BlasOneThread& operator=(const BlasOneThread&) = delete;
 };
 
+// Before a BLAS call that leaves the threading to OpenBLAS (ndrt's own convolution's one big GEMM):
+// OpenBLAS set to the active thread count (runtime/cores.hpp), unless engine GEMMs are in flight
+// (their tiles need it at one; the call then runs single-threaded).
+void blas_threads_for_direct_call();
+
 // One single-threaded BLAS call on rows [i0, i1) x columns [j0, j1) of C. When k == 0 or
 // alpha == 0 there is no BLAS call: the block becomes beta * C, exactly 0 for beta == 0.
 template <class T>

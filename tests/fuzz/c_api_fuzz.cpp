@@ -1177,10 +1177,12 @@ const char* const kKeys[] = {"log.level", "cpu.threads", "cpu.pool", "cpu.blas_l
                              "cuda.virtual_devices", "cuda.allow_multi_gpu", "memory.cuda.max_cached_bytes",
                              "memory.cuda.max_chunk_bytes", "cuda.max_grid_size", "cuda.max_block_size",
                              "cuda.matmul.allow_tf32", "dist.timeout_s", "dist.verify", "profiler.enabled",
-                             "backend.priority.cpu", "backend.priority.gpu",
+                             "backend.priority.cpu", "backend.priority.gpu", "cpu.adapt_threads",
+                             // read-only (not snapshot or restored)
+                             "cpu.active_threads",
                              // not keys
                              "", "log", "LOG.LEVEL", "log.level ", "cpu.threads\n", "memory.host", "profiler.enabled.x"};
-constexpr int kNumRealKeys = 20;
+constexpr int kNumRealKeys = 21;  // settable ones
 constexpr int kNumKeys = int(sizeof kKeys / sizeof kKeys[0]);
 
 const char* const kValues[] = {"0", "1", "2", "3", "-1", "", " 1", "1 ", "01", "0x10", "1e3", "abc", "error", "warn",
