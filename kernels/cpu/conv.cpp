@@ -10,6 +10,7 @@
 //   f64:      ndrt's im2col + dgemm (oneDNN has no f64).
 // Operands that are not dense in the layout are copied first; strided outputs are staged.
 #include <cstring>
+#include <vector>
 
 #include "conv_util.hpp"
 #include "convert.hpp"
@@ -152,17 +153,41 @@ void conv2d_bp_bias_kernel(OpContext& c) {
   const T* src = dy.data<T>();
   ConvOut o(db, dtype_of<T>());
   T* out = o.data<T>();
+  if (nhwc) {
+    // Rows of K channels, read once: each block of kBlockRows rows sums into its own f64 vector
+    // (vectorised over the channels), and the blocks are added in order, so the result does not
+    // depend on the thread count. (Per channel, a strided pass over dy would read every cache line
+    // K times.)
+    constexpr int64_t kBlockRows = 512;
+    const int64_t rows = N * P, blocks = (rows + kBlockRows - 1) / kBlockRows;
+    std::vector<double> part(size_t(std::max<int64_t>(blocks, 1) * K), 0.0);
+    parallel_for(blocks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t blk = b; blk < e; ++blk) {
+        double* acc = part.data() + blk * K;
+        for (int64_t r = blk * kBlockRows, r1 = std::min(rows, r + kBlockRows); r < r1; ++r) {
+          const T* row = src + r * K;
+          for (int64_t k = 0; k < K; ++k) acc[k] += double(compute_t<T>(row[k]));
+        }
+      }
+    });
+    for (int64_t k = 0; k < K; ++k) {
+      double s = 0;
+      for (int64_t blk = 0; blk < blocks; ++blk) s += part[size_t(blk * K + k)];
+      out[k] = convert<T>(s);
+    }
+    o.finish();
+    return;
+  }
   parallel_for(K, std::max<int64_t>(1, 32768 / std::max<int64_t>(N * P, 1)), [&](int64_t b, int64_t e) {
     for (int64_t k = b; k < e; ++k) {
       double lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // independent sums: the adds pipeline
       // P == 0: dy holds no element and may have no data to offset (db is then zeros).
       for (int64_t n = 0; n < N && P > 0; ++n) {
-        const T* row = nhwc ? src + n * P * K + k : src + (n * K + k) * P;
-        const int64_t st = nhwc ? K : 1;
+        const T* row = src + (n * K + k) * P;
         int64_t q = 0;
         for (; q + 8 <= P; q += 8)
-          for (int l = 0; l < 8; ++l) lane[l] += double(compute_t<T>(row[(q + l) * st]));
-        for (; q < P; ++q) lane[0] += double(compute_t<T>(row[q * st]));
+          for (int l = 0; l < 8; ++l) lane[l] += double(compute_t<T>(row[q + l]));
+        for (; q < P; ++q) lane[0] += double(compute_t<T>(row[q]));
       }
       double s = 0;
       for (double v : lane) s += v;

@@ -115,6 +115,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
       for (int i = 0; i < n; ++i) {
         layers[i] = Layers.create(conf, i, dtype);
       }
+      Layers.planChannelsLast(layers);
       input = new InputStage(conf.inputType(), dtype, indexInput);
       allocate(randomize);
     } catch (RuntimeException e) {

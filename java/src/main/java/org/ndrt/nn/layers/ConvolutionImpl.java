@@ -10,7 +10,7 @@ import org.ndrt.nn.conf.layers.ConvMode;
 import org.ndrt.nn.conf.layers.ConvolutionLayer;
 
 /** conv2d_bias (+ activation) forward; conv2d_bp_weights / _bias / _data backward. */
-final class ConvolutionImpl extends LayerImpl {
+final class ConvolutionImpl extends ImageLayerImpl {
   private final ConvolutionLayer conf;
   private final long[] kernel;
   private final long[] stride;
@@ -53,22 +53,44 @@ final class ConvolutionImpl extends LayerImpl {
 
   @Override
   public Tensor forward(Tensor in, boolean training) {
-    x = in;
+    x = opInput("x_nhwc", in);
     long n = in.shape()[0];
-    z = buffer("z", dtype, withBatch(n, outShape));
-    Ops.conv2dBias(in, p[0], p[1], stride, padding, same, dilation, 1, 0, 0, z);
+    z = buffer("z", dtype, opShape(n, outShape));
+    Ops.conv2dBias(x, weights(), p[1], stride, padding, same, dilation, 1, layout(), 0, z);
     y = act == Activation.IDENTITY ? z : Activations.forward(act, z, buffer("y", dtype, z.shape()));
-    return y;
+    return layerOutput("y_nchw", y);
+  }
+
+  /** The weights as the op takes them: OIHW, or an OHWI copy when channels-last. */
+  private Tensor weights() {
+    if (!nhwc) {
+      return p[0];
+    }
+    return Ops.transposeCopy(p[0], TO_NHWC, buffer("w_ohwi", dtype, ohwi()));
   }
 
   @Override
-  public Tensor backward(Tensor dy, boolean needDx) {
+  public Tensor backward(Tensor dyIn, boolean needDx) {
+    Tensor dy = opGradient("dy_nhwc", dyIn);
     Tensor dz = act == Activation.IDENTITY ? dy : Activations.backward(act, z, y, dy, buffer("dz", dtype, z.shape()));
-    Ops.conv2dBpWeights(x, p[0], dz, stride, padding, same, dilation, 1, 0, 0, g[0]);
-    Ops.conv2dBpBias(dz, 0, g[1]);
+    // Channels-last, the forward's OHWI copy of the weights is still current (no update in between).
+    Tensor w = nhwc ? buffer("w_ohwi", dtype, ohwi()) : p[0];
+    if (nhwc) {
+      Tensor dw = Ops.conv2dBpWeights(x, w, dz, stride, padding, same, dilation, 1, 1, 0, buffer("dw_ohwi", dtype, w.shape()));
+      Ops.transposeCopy(dw, TO_NCHW, g[0]);
+    } else {
+      Ops.conv2dBpWeights(x, w, dz, stride, padding, same, dilation, 1, 0, 0, g[0]);
+    }
+    Ops.conv2dBpBias(dz, layout(), g[1]);
     if (!needDx) {
       return null;  // the first layer: no gradient of the data, one convolution saved
     }
-    return Ops.conv2dBpData(x, p[0], dz, stride, padding, same, dilation, 1, 0, 0, buffer("dx", dtype, x.shape()));
+    Tensor dx = Ops.conv2dBpData(x, w, dz, stride, padding, same, dilation, 1, layout(), 0, buffer("dx", dtype, x.shape()));
+    return layerGradient("dx_nchw", dx);
+  }
+
+  private long[] ohwi() {
+    long[] s = p[0].shape();
+    return new long[] {s[0], s[2], s[3], s[1]};
   }
 }

@@ -21,6 +21,34 @@ import org.ndrt.nn.conf.layers.SubsamplingLayer;
 public final class Layers {
   private Layers() {}
 
+  /**
+   * Lets each run of two or more adjacent image layers (convolution, subsampling) that can run
+   * channels-last keep NHWC activations between them (see {@link ImageLayerImpl}); a run holds at
+   * least one convolution. System property {@code org.ndrt.channelsLast=false} turns it off.
+   */
+  public static void planChannelsLast(LayerImpl[] layers) {
+    if (!Boolean.parseBoolean(System.getProperty("org.ndrt.channelsLast", "true"))) {
+      return;
+    }
+    for (int i = 0; i < layers.length;) {
+      int j = i;
+      boolean conv = false;
+      while (j < layers.length && layers[j] instanceof ImageLayerImpl && ((ImageLayerImpl) layers[j]).canRunChannelsLast()) {
+        conv |= layers[j] instanceof ConvolutionImpl;
+        ++j;
+      }
+      if (j - i >= 2 && conv) {
+        for (int k = i; k < j; ++k) {
+          ImageLayerImpl l = (ImageLayerImpl) layers[k];
+          l.nhwc = true;
+          l.nhwcIn = k > i;
+          l.nhwcOut = k < j - 1;
+        }
+      }
+      i = Math.max(j, i + 1);
+    }
+  }
+
   /** The implementation of layer {@code i} of {@code conf}, computing in {@code dtype}. */
   public static LayerImpl create(MultiLayerConfiguration conf, int i, DType dtype) {
     Layer l = conf.layers().get(i);

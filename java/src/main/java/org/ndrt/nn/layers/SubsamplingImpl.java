@@ -8,7 +8,7 @@ import org.ndrt.nn.conf.layers.ConvMode;
 import org.ndrt.nn.conf.layers.SubsamplingLayer;
 
 /** max_pool2d / avg_pool2d and their backward ops. */
-final class SubsamplingImpl extends LayerImpl {
+final class SubsamplingImpl extends ImageLayerImpl {
   private final boolean max;
   private final long[] kernel;
   private final long[] stride;
@@ -29,19 +29,22 @@ final class SubsamplingImpl extends LayerImpl {
 
   @Override
   public Tensor forward(Tensor in, boolean training) {
-    x = in;
-    Tensor y = buffer("y", dtype, withBatch(in.shape()[0], outShape));
-    return max ? Ops.maxPool2d(in, kernel, stride, padding, same, 0, y)
-               : Ops.avgPool2d(in, kernel, stride, padding, same, 0, false, y);
+    x = opInput("x_nhwc", in);
+    Tensor y = buffer("y", dtype, opShape(in.shape()[0], outShape));
+    y = max ? Ops.maxPool2d(x, kernel, stride, padding, same, layout(), y)
+            : Ops.avgPool2d(x, kernel, stride, padding, same, layout(), false, y);
+    return layerOutput("y_nchw", y);
   }
 
   @Override
-  public Tensor backward(Tensor dy, boolean needDx) {
+  public Tensor backward(Tensor dyIn, boolean needDx) {
     if (!needDx) {
       return null;
     }
+    Tensor dy = opGradient("dy_nhwc", dyIn);
     Tensor dx = buffer("dx", dtype, x.shape());
-    return max ? Ops.maxPool2dBp(x, dy, kernel, stride, padding, same, 0, dx)
-               : Ops.avgPool2dBp(x, dy, kernel, stride, padding, same, 0, false, dx);
+    dx = max ? Ops.maxPool2dBp(x, dy, kernel, stride, padding, same, layout(), dx)
+             : Ops.avgPool2dBp(x, dy, kernel, stride, padding, same, layout(), false, dx);
+    return layerGradient("dx_nchw", dx);
   }
 }
