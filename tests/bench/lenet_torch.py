@@ -9,6 +9,7 @@ momentum 0.9, lr 0.01, weight decay 0.0005 on the weights only (DL4J's coupled l
 Usage:
   lenet_torch.py speed --threads T --data DIR [--iters 100] [--warmup 20] [--reps 5] [--max-seconds 0]
                        [--batch 64] [--variants all|eager,channels_last,...] [--label NAME]
+  lenet_torch.py infer (the options of speed; --batch defaults to 256)
   lenet_torch.py accuracy --data DIR [--epochs 3] [--seeds 1,2,3] [--threads T] [--batch 64]
 
 DIR holds the split written by `LeNetBench export-split` (train-images-idx3-ubyte, ...).
@@ -25,10 +26,15 @@ OMP_NUM_THREADS / OPENBLAS_NUM_THREADS / MKL_NUM_THREADS (they must be set befor
 names the setting with --label. Debian's torch does its matrix products in OpenBLAS, whose own
 threads compete with torch's OpenMP pool: OPENBLAS_NUM_THREADS=1 is its fastest setting here.
 
+infer: as speed, but each step is one forward pass of the model in eval mode under
+torch.inference_mode() (no autograd records, no optimizer), the peer of `LeNetBench infer`; the lines
+carry "mode":"infer" and no loss. Every variant applies (trace traces the eval-mode model).
+
 accuracy: per seed, trains `epochs` epochs (train part reshuffled every epoch by a generator seeded
 from the seed) and prints one JSON line per epoch with the test accuracy over the whole test part.
 """
 import argparse
+import contextlib
 import json
 import os
 import struct
@@ -120,63 +126,76 @@ def train_step(model, opt, x, y):
 VARIANTS = ("eager", "channels_last", "trace", "channels_last_trace", "no_mkldnn")
 
 
-def build_variant(name, seed, example):
-    """(model to train, input converter, context manager factory) for one formulation."""
+def build_variant(name, seed, example, infer=False):
+    """(model to train, or to infer with (eval mode), input converter, context manager factory) for one
+    formulation."""
     if name not in VARIANTS:
         raise SystemExit(f"lenet_torch.py: unknown variant {name} (known: {', '.join(VARIANTS)})")
     model = make_model(seed)
+    if infer:
+        model.eval()
     convert = lambda x: x  # noqa: E731
     if name.startswith("channels_last"):
         model = model.to(memory_format=torch.channels_last)
         convert = lambda x: x.contiguous(memory_format=torch.channels_last)  # noqa: E731
     if name.endswith("trace"):
-        model = torch.jit.trace(model, convert(example))
+        with torch.inference_mode(infer):  # no autograd in an inference trace
+            model = torch.jit.trace(model, convert(example))
     mkldnn = name != "no_mkldnn"
     return model, convert, lambda: torch.backends.mkldnn.flags(enabled=mkldnn)
 
 
 def speed(args):
+    """The speed and infer modes: training steps, or forward passes in eval mode without autograd."""
+    infer = args.mode == "infer"
     x, y = load_part(args.data, "train")
     n = x.shape[0] // args.batch
     if n == 0:
         raise SystemExit(f"lenet_torch.py: fewer than {args.batch} train images")
     for variant in VARIANTS if args.variants == "all" else args.variants.split(","):
         with torch.backends.mkldnn.flags(enabled=True):
-            model, convert, flags = build_variant(variant, args.seed, x[:args.batch])
+            model, convert, flags = build_variant(variant, args.seed, x[:args.batch], infer)
         b = args.batch
         batches = [(convert(x[i * b:(i + 1) * b].clone()), y[i * b:(i + 1) * b].clone()) for i in range(n)]
-        opt = make_optimizer(model)
+        if infer:
+            step, mode = lambda xb, yb: model(xb), torch.inference_mode  # noqa: E731
+        else:
+            opt = make_optimizer(model)
+            step, mode = lambda xb, yb: train_step(model, opt, xb, yb), contextlib.nullcontext  # noqa: E731
         nxt = 0
 
-        def steps(count, t0):  # up to count steps, fewer past the time cap; (steps done, last loss)
+        def steps(count, t0):  # up to count steps, fewer past the time cap; (steps done, last step's output)
             nonlocal nxt
-            done, loss = 0, None
+            done, out = 0, None
             while done < count:
-                loss = train_step(model, opt, *batches[nxt])
+                out = step(*batches[nxt])
                 nxt = (nxt + 1) % n
                 done += 1
                 if args.max_seconds > 0 and time.perf_counter() - t0 > args.max_seconds:
                     break
-            return done, loss
+            return done, out
 
-        with flags():
+        with flags(), mode():
             steps(args.warmup, time.perf_counter())
             for rep in range(args.reps):
                 b0, c0, t0 = system_busy_s(), time.process_time(), time.perf_counter()
-                done, loss = steps(args.iters, t0)
+                done, out = steps(args.iters, t0)
                 wall = time.perf_counter() - t0
                 cpu = time.process_time() - c0
                 b1 = system_busy_s()
                 others = -1 if b0 is None or b1 is None else max(0.0, b1 - b0 - cpu) / wall
-                value = loss.item()
-                if value != value or abs(value) == float("inf"):
-                    raise SystemExit(f"lenet_torch.py: {variant}: loss {value}")
-                print(json.dumps({"impl": "torch", "variant": variant, "label": args.label, "threads": args.threads,
-                                  "batch": args.batch, "iters": done, "rep": rep,
-                                  "img_s": round(done * args.batch / wall, 1),
-                                  "ms_per_iter": round(wall * 1e3 / done, 3),
-                                  "cpu_util": round(cpu / wall, 2), "others_busy": round(others, 2),
-                                  "loss": round(value, 4)}), flush=True)
+                line = {"impl": "torch", "variant": variant, "label": args.label, "threads": args.threads,
+                        "batch": args.batch, "iters": done, "rep": rep, "img_s": round(done * args.batch / wall, 1),
+                        "ms_per_iter": round(wall * 1e3 / done, 3), "cpu_util": round(cpu / wall, 2),
+                        "others_busy": round(others, 2)}
+                if infer:
+                    line = {"impl": "torch", "mode": "infer", **line}
+                else:
+                    value = out.item()
+                    if value != value or abs(value) == float("inf"):
+                        raise SystemExit(f"lenet_torch.py: {variant}: loss {value}")
+                    line["loss"] = round(value, 4)
+                print(json.dumps(line), flush=True)
 
 
 def accuracy(args):
@@ -204,27 +223,30 @@ def accuracy(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", choices=("speed", "accuracy"))
+    p.add_argument("mode", choices=("speed", "infer", "accuracy"))
     p.add_argument("--data", required=True, help="folder with the exported split")
     p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: leave torch's default)")
-    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--batch", type=int, default=0, help="default 64 (infer: 256)")
     p.add_argument("--iters", type=int, default=100)
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--reps", type=int, default=5)
-    p.add_argument("--max-seconds", type=float, default=0.0, help="speed: cap of warm-up and of each run (0: none)")
-    p.add_argument("--seed", type=int, default=123, help="speed: the weights' seed")
-    p.add_argument("--variants", default="all", help=f"speed: comma-separated, of {', '.join(VARIANTS)}; or all")
-    p.add_argument("--label", default="", help="speed: names the thread environment in the output")
+    p.add_argument("--max-seconds", type=float, default=0.0,
+                   help="speed, infer: cap of warm-up and of each run (0: none)")
+    p.add_argument("--seed", type=int, default=123, help="speed, infer: the weights' seed")
+    p.add_argument("--variants", default="all",
+                   help=f"speed, infer: comma-separated, of {', '.join(VARIANTS)}; or all")
+    p.add_argument("--label", default="", help="speed, infer: names the thread environment in the output")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--seeds", default="1,2,3")
     args = p.parse_args()
+    args.batch = args.batch or (256 if args.mode == "infer" else 64)
     if args.batch < 1 or args.iters < 1 or args.reps < 1 or args.warmup < 0 or args.epochs < 1 or args.max_seconds < 0:
         p.error("batch, iters, reps, epochs must be >= 1, warmup and max-seconds >= 0")
     torch.set_num_interop_threads(1)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
     args.threads = torch.get_num_threads()
-    speed(args) if args.mode == "speed" else accuracy(args)
+    accuracy(args) if args.mode == "accuracy" else speed(args)
 
 
 if __name__ == "__main__":

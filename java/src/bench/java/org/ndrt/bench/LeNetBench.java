@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ndrt.DType;
 import org.ndrt.Ndrt;
+import org.ndrt.Ops;
 import org.ndrt.capi.NdrtC;
 import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
@@ -31,12 +32,17 @@ import org.ndrt.examples.LeNetMnist;
 import org.ndrt.nn.MultiLayerNetwork;
 
 /**
- * LeNet training speed from Java, and the MNIST split written out for a peer (a benchmark, not a
- * test: tests/bench/run_lenet.sh runs it beside tests/bench/lenet_torch.py).
+ * LeNet training and inference speed from Java, the machine's sgemm rate through the same runtime,
+ * and the MNIST split written out for a peer (a benchmark, not a test: tests/bench/run_lenet.sh runs
+ * it beside tests/bench/lenet_torch.py).
  *
  * <pre>
  * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench speed [--threads T] [--iters 100]
  *      [--warmup 20] [--reps 5] [--max-seconds 0] [--batch 64] [--seed 123] [--data DIR] [--profile 0|1]
+ * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench infer [--threads T] [--iters 100]
+ *      [--warmup 20] [--reps 5] [--max-seconds 0] [--batch 256] [--seed 123] [--data DIR] [--profile 0|1]
+ * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench sgemm [--threads T] [--size 1024] [--reps 10]
+ *      [--warmup 2] [--seed 123]
  * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]
  * mpirun -np N java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.LeNetBench dist-speed --split DIR [--threads 1]
  *      [--iters 100] [--warmup 20] [--reps 5] [--batch 64] [--averaging k] [--bucket-bytes B] [--seed 123]
@@ -56,6 +62,16 @@ import org.ndrt.nn.MultiLayerNetwork;
  * per call) and OpenBLAS's (pinned to one inside ndrt's tiled GEMMs). {@code --profile 1} adds one
  * more run of {@code iters} steps with the runtime's profiler on and prints its per-op summary to
  * stderr (not counted in the JSON lines: the profiler costs time).
+ *
+ * <p>{@code infer}: the same with {@code output()} (inference mode, no training) in place of
+ * {@code fit()}, default batch 256; its JSON lines carry {@code "mode":"infer"} and no loss.
+ *
+ * <p>{@code sgemm}: the rate of the runtime's f32 {@code matmul} op (OpenBLAS sgemm tiles over ndrt's
+ * pool, {@code cpu.threads} as above) on two {@code size} x {@code size} random matrices into a
+ * preallocated output: {@code warmup} products, then {@code reps} timed ones, and one JSON line
+ * {@code {"impl":"ndrt-java","mode":"sgemm","threads":T,"gflops": median over the products,"size":...}}
+ * with {@code cpu_util} and {@code others_busy} over the timed products: the compute limit the
+ * LeNet figures are set against.
  *
  * <p>{@code dist-speed} (every rank of an MPI job; tests/bench/run_lenet_dist.sh runs it beside
  * tests/bench/lenet_ddp_torch.py): {@link DistributedTrainer} with gradient sharing (default bucket
@@ -105,10 +121,10 @@ public final class LeNetBench {
     } else if (mode.equals("dist-speed")) {
       DistSpeed.main(args);
       return;
-    } else if (!mode.equals("speed")) {
+    } else if (!mode.equals("speed") && !mode.equals("infer") && !mode.equals("sgemm")) {
       usage("unknown mode " + mode);
     }
-    Speed o = new Speed();
+    Speed o = new Speed(mode);
     for (int i = first; i < args.length; i += 2) {
       String a = args[i];
       if (i + 1 >= args.length) {
@@ -126,6 +142,7 @@ public final class LeNetBench {
           case "--seed": o.seed = Long.parseLong(v); break;
           case "--data": o.data = Path.of(v); break;
           case "--profile": o.profile = Integer.parseInt(v) != 0; break;
+          case "--size": o.size = positive(a, Integer.parseInt(v)); break;
           default: usage("unknown option " + a);
         }
       } catch (NumberFormatException e) {
@@ -137,6 +154,8 @@ public final class LeNetBench {
     }
     if (exportDir != null) {
       exportSplit(Path.of(exportDir), o.data, o.seed);
+    } else if (mode.equals("sgemm")) {
+      o.sgemm();
     } else {
       o.run();
     }
@@ -159,8 +178,32 @@ public final class LeNetBench {
 
   // ------------------------------------------------------------------------------------ speed
 
-  /** The speed mode's options (defaults as in the usage line) and its run. */
+  /**
+   * Wall time, process cpu time and the cores other processes kept busy (-1 where /proc/stat cannot be
+   * read) from its creation to {@link #stop()}.
+   */
+  private static final class Meter {
+    private static final OperatingSystemMXBean OS =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    final long busy0 = systemBusyNs();
+    final long cpu0 = OS.getProcessCpuTime();
+    final long t0 = System.nanoTime();
+    double wall;
+    double cpu;
+    double others;
+
+    Meter stop() {
+      wall = (System.nanoTime() - t0) * 1e-9;
+      cpu = (OS.getProcessCpuTime() - cpu0) * 1e-9;
+      long busy1 = systemBusyNs();
+      others = busy0 < 0 || busy1 < 0 ? -1 : Math.max(0, (busy1 - busy0) * 1e-9 - cpu) / wall;
+      return this;
+    }
+  }
+
+  /** The speed, infer and sgemm modes' options (defaults as in the usage line) and their runs. */
   static final class Speed {
+    final boolean infer;
     int threads;  // 0: leave cpu.threads as it is
     int iters = 100;
     int warmup = 20;
@@ -170,15 +213,39 @@ public final class LeNetBench {
     long seed = 123;
     Path data;
     boolean profile;
+    int size = 1024;  // sgemm
 
     private List<DataSet> batches;
     private int next;
+
+    Speed(String mode) {
+      infer = mode.equals("infer");
+      if (infer) {
+        batch = 256;
+      } else if (mode.equals("sgemm")) {  // a product takes tens of ms: fewer of them suffice
+        reps = 10;
+        warmup = 2;
+      }
+    }
+
+    /** Sets cpu.threads when asked; the threads ops run on. */
+    private int applyThreads() {
+      if (threads > 0) {
+        Ndrt.setConfig("cpu.threads", Integer.toString(threads));
+      }
+      return Integer.parseInt(Ndrt.config("cpu.threads"));
+    }
 
     /** Up to {@code n} steps, fewer when {@code capNs} (> 0) has passed since {@code t0}; the steps done. */
     private int steps(MultiLayerNetwork net, int n, long t0, long capNs) {
       int done = 0;
       while (done < n) {
-        net.fit(batches.get(next));  // synchronous: the step reads its loss back
+        DataSet ds = batches.get(next);
+        if (infer) {
+          net.output(ds.features()).close();  // cpu ops have finished when they return
+        } else {
+          net.fit(ds);  // synchronous: the step reads its loss back
+        }
         next = (next + 1) % batches.size();
         ++done;
         if (capNs > 0 && System.nanoTime() - t0 > capNs) {
@@ -189,12 +256,8 @@ public final class LeNetBench {
     }
 
     void run() throws IOException {
-      if (threads > 0) {
-        Ndrt.setConfig("cpu.threads", Integer.toString(threads));
-      }
-      int t = Integer.parseInt(Ndrt.config("cpu.threads"));
+      int t = applyThreads();
       long capNs = (long) (maxSeconds * 1e9);
-      OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       batches = new ArrayList<>();
       try {
         MnistDataSetIterator it = mnist(data, seed).batchSize(batch).train(true).build();
@@ -213,24 +276,22 @@ public final class LeNetBench {
           net.init();
           steps(net, warmup, System.nanoTime(), capNs);
           for (int r = 0; r < reps; ++r) {
-            long busy0 = systemBusyNs();
-            long cpu0 = os.getProcessCpuTime();
-            long t0 = System.nanoTime();
-            int done = steps(net, iters, t0, capNs);
-            double wall = (System.nanoTime() - t0) * 1e-9;
-            double cpu = (os.getProcessCpuTime() - cpu0) * 1e-9;
-            long busy1 = systemBusyNs();
-            double others = busy0 < 0 || busy1 < 0 ? -1 : Math.max(0, (busy1 - busy0) * 1e-9 - cpu) / wall;
-            double loss = net.score();
-            if (!Double.isFinite(loss)) {
-              throw new IllegalStateException("training diverged: loss " + loss + " after run " + r);
+            Meter m = new Meter();
+            int done = steps(net, iters, m.t0, capNs);
+            m.stop();
+            String loss = "";
+            if (!infer) {
+              double l = net.score();
+              if (!Double.isFinite(l)) {
+                throw new IllegalStateException("training diverged: loss " + l + " after run " + r);
+              }
+              loss = String.format(Locale.ROOT, "\"loss\":%.4f,", l);
             }
             System.out.printf(Locale.ROOT,
-                "{\"impl\":\"ndrt-java\",\"variant\":\"f32\",\"threads\":%d,\"batch\":%d,\"iters\":%d,\"rep\":%d,"
-                    + "\"img_s\":%.1f,\"ms_per_iter\":%.3f,\"cpu_util\":%.2f,\"others_busy\":%.2f,\"loss\":%.4f,"
-                    + "\"os_threads\":%d}%n",
-                t, batch, done, r, (double) done * batch / wall, wall * 1e3 / done, cpu / wall, others, loss,
-                osThreads());
+                "{\"impl\":\"ndrt-java\",%s\"variant\":\"f32\",\"threads\":%d,\"batch\":%d,\"iters\":%d,\"rep\":%d,"
+                    + "\"img_s\":%.1f,\"ms_per_iter\":%.3f,\"cpu_util\":%.2f,\"others_busy\":%.2f,%s\"os_threads\":%d}%n",
+                infer ? "\"mode\":\"infer\"," : "", t, batch, done, r, (double) done * batch / m.wall,
+                m.wall * 1e3 / done, m.cpu / m.wall, m.others, loss, osThreads());
           }
           if (profile) {
             NdrtC.profiler_clear();
@@ -248,6 +309,32 @@ public final class LeNetBench {
         for (DataSet ds : batches) {
           ds.close();
         }
+      }
+    }
+
+    /** The sgemm mode: the median rate of {@code reps} f32 matmul ops after {@code warmup} (see the class comment). */
+    void sgemm() {
+      int t = applyThreads();
+      long n = size;
+      try (Tensor a = Tensor.rand(seed, DType.F32, n, n); Tensor b = Tensor.rand(seed + 1, DType.F32, n, n);
+           Tensor y = Tensor.empty(DType.F32, n, n)) {
+        for (int i = 0; i < warmup; ++i) {
+          Ops.matmul(a, b, false, false, y);  // into y: no allocation inside the timing
+        }
+        double[] s = new double[reps];
+        Meter m = new Meter();
+        for (int r = 0; r < reps; ++r) {
+          long t0 = System.nanoTime();
+          Ops.matmul(a, b, false, false, y);
+          s[r] = (System.nanoTime() - t0) * 1e-9;
+        }
+        m.stop();
+        Arrays.sort(s);
+        double median = (s[(reps - 1) / 2] + s[reps / 2]) / 2;
+        System.out.printf(Locale.ROOT,
+            "{\"impl\":\"ndrt-java\",\"mode\":\"sgemm\",\"threads\":%d,\"gflops\":%.1f,\"size\":%d,\"reps\":%d,"
+                + "\"best_gflops\":%.1f,\"cpu_util\":%.2f,\"others_busy\":%.2f}%n",
+            t, 2.0 * n * n * n / median * 1e-9, n, reps, 2.0 * n * n * n / s[0] * 1e-9, m.cpu / m.wall, m.others);
       }
     }
   }
@@ -687,8 +774,9 @@ public final class LeNetBench {
     if (error != null) {
       System.err.println("LeNetBench: " + error);
     }
-    System.err.println("usage: LeNetBench speed [--threads T] [--iters 100] [--warmup 20] [--reps 5]\n"
-        + "                        [--max-seconds 0] [--batch 64] [--seed 123] [--data DIR] [--profile 0|1]\n"
+    System.err.println("usage: LeNetBench speed|infer [--threads T] [--iters 100] [--warmup 20] [--reps 5]\n"
+        + "                        [--max-seconds 0] [--batch 64 (infer: 256)] [--seed 123] [--data DIR] [--profile 0|1]\n"
+        + "       LeNetBench sgemm [--threads T] [--size 1024] [--reps 10] [--warmup 2] [--seed 123]\n"
         + "       LeNetBench export-split OUT_DIR [--data DIR] [--seed 123]\n"
         + "       mpirun -np N ... LeNetBench dist-speed --split DIR [--threads 1] [--iters 100] [--warmup 20] [--reps 5]\n"
         + "                        [--batch 64 (per rank)] [--averaging k] [--bucket-bytes B] [--seed 123]\n"
