@@ -62,6 +62,11 @@ const Key kKeys[] = {
        fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: read-only (the threads ops run on now; set cpu.threads)", k);
      },
      [] { return std::to_string(active_threads()); }},
+    {"cpu.direct_conv", nullptr,
+     [](const char* k, const char*) {
+       fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: read-only (whether this CPU runs ndrt's direct convolution)", k);
+     },
+     [] { return std::string(cpu_has_avx512() ? "1" : "0"); }},
     {"cpu.pool", "NDRT_CPU_POOL",
      [](const char* k, const char* v) {
        if (!set_pool(v)) fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: '%s' is not openmp or ndrt (openmp: built with OpenMP only)", k, v);

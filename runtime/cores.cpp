@@ -154,6 +154,16 @@ ThreadCap::ThreadCap(int32_t n) : previous_(t_cap) { t_cap = std::max(1, std::mi
 ThreadCap::~ThreadCap() { t_cap = previous_; }
 
 bool adapt_threads() { return g_adapt.load(); }
+
+bool cpu_has_avx512() {
+#if defined(__x86_64__)
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                          __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
 void set_adapt_threads(bool on) { g_adapt.store(on); }
 
 }  // namespace ndrt

@@ -22,6 +22,10 @@ int32_t active_threads();
 bool adapt_threads();
 void set_adapt_threads(bool on);
 
+// Whether these cores run AVX-512 (F, VL) with FMA: 32 vector registers, what ndrt's direct
+// convolution kernel needs (kernels/cpu/conv_direct.cpp; config key cpu.direct_conv).
+bool cpu_has_avx512();
+
 // Caps active_threads() on the calling thread while it lives: code that times work on the calling
 // thread's CPU clock (the convolution's candidates) runs everything on that thread, whatever the
 // load does to the count meanwhile.

@@ -2,7 +2,9 @@
 // im2col/col2im; pooling registers from conv_pool.cpp.
 //
 // Which implementation runs a conv2d pass (attribute `engine`, the profiler names the choice):
-//   f32:      the fastest of oneDNN's format candidates and ndrt's im2col + sgemm (conv_gemm.cpp),
+//   f32:      the fastest of oneDNN's format candidates and ndrt's own kernel (im2col + sgemm,
+//             conv_gemm.cpp; for the forward pass on NCHW images the direct kernel where it applies,
+//             conv_direct.cpp),
 //             timed on the first call of a configuration (conv_dnnl.cpp); oneDNN's reference
 //             kernels never compete.
 //   bf16/f16: oneDNN in the dtype itself where this CPU supports it, else converted to f32 and run
@@ -98,18 +100,19 @@ bool try_dnnl(OpContext& c, ConvPass p, const Conv2dGeom& g, const PassArgs& io,
 
 template <class T>
 void run_own(OpContext& c, ConvPass p, const Conv2dGeom& g, const PassArgs& io) {
+  const bool direct = p == ConvPass::Fwd && direct_conv_applies(g);  // own_conv_fwd<float> takes it
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     Tensor a = conv_dense(*io.a), b = conv_dense(*io.b), bias = io.bias ? conv_dense(*io.bias) : Tensor();
     ConvOut o(*io.out, dtype_of<T>());
     own_pass<T>(p, g, a, b, io.bias ? &bias : nullptr, o.data<T>());
     o.finish();
-    c.impl = std::is_same_v<T, float> ? "ndrt:im2col+sgemm" : "ndrt:im2col+dgemm";
+    c.impl = std::is_same_v<T, double> ? "ndrt:im2col+dgemm" : direct ? "ndrt:direct" : "ndrt:im2col+sgemm";
   } else {
     Tensor a = conv_to_f32(*io.a), b = conv_to_f32(*io.b), bias = io.bias ? conv_to_f32(*io.bias) : Tensor();
     ConvOut o(*io.out, NDRT_F32);
     own_pass<float>(p, g, a, b, io.bias ? &bias : nullptr, o.data<float>());
     o.finish();
-    c.impl = "ndrt:im2col+sgemm[f16/bf16 via f32]";
+    c.impl = direct ? "ndrt:direct[f16/bf16 via f32]" : "ndrt:im2col+sgemm[f16/bf16 via f32]";
   }
 }
 

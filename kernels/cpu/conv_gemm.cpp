@@ -72,6 +72,8 @@ void gather_nchw(const T* src, int64_t K, int64_t k0, int64_t Kg, int64_t nb, in
 
 template <class T>
 void own_conv_fwd(const Conv2dGeom& g, const T* x, const T* w, const T* bias, T* y) {
+  if constexpr (std::is_same_v<T, float>)
+    if (direct_conv_applies(g)) return direct_conv_fwd(g, x, w, bias, y);
   const Plan p = plan_of<T>(g);
   Tensor colbuf = p.direct ? Tensor() : scratch<T>(g, p.R * p.chunk * p.P);
   Tensor tmpbuf = g.nhwc || p.chunk == 1 ? Tensor() : scratch<T>(g, p.Kg * p.chunk * p.P);

@@ -1179,7 +1179,7 @@ const char* const kKeys[] = {"log.level", "cpu.threads", "cpu.pool", "cpu.blas_l
                              "cuda.matmul.allow_tf32", "dist.timeout_s", "dist.verify", "profiler.enabled",
                              "backend.priority.cpu", "backend.priority.gpu", "cpu.adapt_threads",
                              // read-only (not snapshot or restored)
-                             "cpu.active_threads",
+                             "cpu.active_threads", "cpu.direct_conv",
                              // not keys
                              "", "log", "LOG.LEVEL", "log.level ", "cpu.threads\n", "memory.host", "profiler.enabled.x"};
 constexpr int kNumRealKeys = 21;  // settable ones

@@ -35,6 +35,10 @@ std::vector<Geo> configs() {
       geo(3, 13, 17, 15, 11, 5, 5).padding({2, 2}),
       geo(2, 3, 11, 10, 4, 3, 3).stride(2, 2).dilation(2, 2).same_pad(),
       geo(1, 2, 2, 3, 3, 4, 4).padding({1, 1}),                   // kernel larger than the image
+      // Output width a multiple of 8, stride 1, no padding: NCHW f32 forwards take the direct
+      // kernel on AVX-512 CPUs (with a channel tail: 7 = 5 + 2, and a run tail: 10 runs = 4+4+2).
+      geo(2, 3, 10, 12, 7, 3, 5),
+      geo(3, 2, 6, 20, 11, 2, 5),
   };
 }
 
@@ -273,6 +277,36 @@ TEST(ConvImpl, ProfilerNamesTheImplementationThatRan) {
         ct::impl_of("conv2d_bp_weights", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kOnednn)),
         "onednn:conv_bwd_weights"));
   }
+}
+
+// ndrt's direct forward (conv_direct.cpp) runs where it applies, and its result does not depend on
+// the thread count (every output is one tile's, in a fixed order).
+TEST(ConvImpl, DirectForwardWhereItAppliesSameOnAnyThreads) {
+  std::mt19937 rng(21);
+  const Geo g = geo(3, 4, 7, 20, 11, 3, 5).resolve();  // OW 16, OH 5: 10 runs of 8, 11 channels
+  Operand X = make_operand(NDRT_F32, g.xs(), Kind::Contig, default_gen(NDRT_F32), rng);
+  Operand W = make_operand(NDRT_F32, g.ws(), Kind::Contig, default_gen(NDRT_F32), rng);
+  Operand B = make_operand(NDRT_F32, {g.k}, Kind::Contig, default_gen(NDRT_F32), rng);
+  char v[8] = {0};
+  ASSERT_EQ(ndrt_config_get("cpu.direct_conv", v, sizeof v, nullptr), NDRT_OK);
+  const bool direct = std::string(v) == "1";
+  const std::string own = ct::impl_of("conv2d_bias", {&X.view, &W.view, &B.view}, ct::conv_attrs(g, kNdrt));
+  EXPECT_TRUE(ct::contains(own, direct ? "ndrt:direct" : "ndrt:im2col+sgemm")) << own;
+  EXPECT_EQ(ndrt_config_set("cpu.direct_conv", "0"), NDRT_ERR_INVALID_ARGUMENT) << "read-only";
+  char threads[16] = {0};
+  ASSERT_EQ(ndrt_config_get("cpu.threads", threads, sizeof threads, nullptr), NDRT_OK);
+  std::vector<std::vector<double>> outs;
+  for (const char* t : {"1", "2", "3"}) {
+    ASSERT_EQ(ndrt_config_set("cpu.threads", t), NDRT_OK);
+    outs.push_back(run_out("conv2d_bias", {&X.view, &W.view, &B.view}, ct::conv_attrs(g, kNdrt), NDRT_F32, g.ys(),
+                           OutKind::Given));
+  }
+  ASSERT_EQ(ndrt_config_set("cpu.threads", threads), NDRT_OK);
+  ct::Ref r = ct::conv_ref(g, X.vals, W.vals, &B.vals);
+  std::vector<double> ex = r.extra(ct::acc_eps(NDRT_F32), g.cg() * g.kh * g.kw + 1);
+  expect_close(outs[0], r.want, NDRT_F32, default_tol(NDRT_F32), "direct conv2d_bias", &ex);
+  EXPECT_EQ(outs[1], outs[0]);
+  EXPECT_EQ(outs[2], outs[0]);
 }
 
 // Host threads calling at once: one gets oneDNN's cores, the others run single-threaded plans from

@@ -35,6 +35,15 @@ final class ConvolutionImpl extends ImageLayerImpl {
     this.act = conf.activation();
   }
 
+  /**
+   * Whether ndrt's direct convolution forward takes this layer's NCHW forward on a CPU that has it
+   * (f32, stride 1, no padding or dilation, output width a multiple of 8; native key cpu.direct_conv).
+   */
+  boolean directForward() {
+    return dtype == DType.F32 && !same && stride[0] == 1 && stride[1] == 1 && dilation[0] == 1 && dilation[1] == 1
+        && java.util.Arrays.stream(padding).allMatch(v -> v == 0) && outShape[2] % 8 == 0;
+  }
+
   static long[] longs(int[] v) {
     long[] r = new long[v.length];
     for (int i = 0; i < v.length; ++i) {
