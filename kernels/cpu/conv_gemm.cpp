@@ -161,6 +161,8 @@ void own_conv_bp_data(const Conv2dGeom& g, const T* w, const T* dy, T* dx) {
 
 template <class T>
 void own_conv_bp_weights(const Conv2dGeom& g, const T* x, const T* dy, T* dw) {
+  if constexpr (std::is_same_v<T, float>)
+    if (direct_conv_applies(g)) return direct_conv_bp_weights(g, x, dy, dw);
   const Plan p = plan_of<T>(g);
   Tensor colbuf = p.direct ? Tensor() : scratch<T>(g, p.R * p.chunk * p.P);
   Tensor dybuf = g.nhwc || p.chunk == 1 ? Tensor() : scratch<T>(g, p.Kg * p.chunk * p.P);

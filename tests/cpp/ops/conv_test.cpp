@@ -279,27 +279,32 @@ TEST(ConvImpl, ProfilerNamesTheImplementationThatRan) {
   }
 }
 
-// ndrt's direct forward (conv_direct.cpp) runs where it applies, and its result does not depend on
-// the thread count (every output is one tile's, in a fixed order).
-TEST(ConvImpl, DirectForwardWhereItAppliesSameOnAnyThreads) {
+// ndrt's direct forward and weight gradient (conv_direct.cpp) run where they apply, and their
+// results do not depend on the thread count (every output is one tile's, in a fixed order).
+TEST(ConvImpl, DirectKernelsWhereTheyApplySameOnAnyThreads) {
   std::mt19937 rng(21);
   const Geo g = geo(3, 4, 7, 20, 11, 3, 5).resolve();  // OW 16, OH 5: 10 runs of 8, 11 channels
   Operand X = make_operand(NDRT_F32, g.xs(), Kind::Contig, default_gen(NDRT_F32), rng);
   Operand W = make_operand(NDRT_F32, g.ws(), Kind::Contig, default_gen(NDRT_F32), rng);
   Operand B = make_operand(NDRT_F32, {g.k}, Kind::Contig, default_gen(NDRT_F32), rng);
+  Operand DY = make_operand(NDRT_F32, g.ys(), Kind::Contig, default_gen(NDRT_F32), rng);
   char v[8] = {0};
   ASSERT_EQ(ndrt_config_get("cpu.direct_conv", v, sizeof v, nullptr), NDRT_OK);
   const bool direct = std::string(v) == "1";
   const std::string own = ct::impl_of("conv2d_bias", {&X.view, &W.view, &B.view}, ct::conv_attrs(g, kNdrt));
   EXPECT_TRUE(ct::contains(own, direct ? "ndrt:direct" : "ndrt:im2col+sgemm")) << own;
+  const std::string grad = ct::impl_of("conv2d_bp_weights", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kNdrt));
+  EXPECT_TRUE(ct::contains(grad, direct ? "ndrt:direct" : "ndrt:im2col+sgemm")) << grad;
   EXPECT_EQ(ndrt_config_set("cpu.direct_conv", "0"), NDRT_ERR_INVALID_ARGUMENT) << "read-only";
   char threads[16] = {0};
   ASSERT_EQ(ndrt_config_get("cpu.threads", threads, sizeof threads, nullptr), NDRT_OK);
-  std::vector<std::vector<double>> outs;
+  std::vector<std::vector<double>> outs, grads;
   for (const char* t : {"1", "2", "3"}) {
     ASSERT_EQ(ndrt_config_set("cpu.threads", t), NDRT_OK);
     outs.push_back(run_out("conv2d_bias", {&X.view, &W.view, &B.view}, ct::conv_attrs(g, kNdrt), NDRT_F32, g.ys(),
                            OutKind::Given));
+    grads.push_back(run_out("conv2d_bp_weights", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kNdrt), NDRT_F32,
+                            g.ws(), OutKind::Given));
   }
   ASSERT_EQ(ndrt_config_set("cpu.threads", threads), NDRT_OK);
   ct::Ref r = ct::conv_ref(g, X.vals, W.vals, &B.vals);
@@ -307,6 +312,11 @@ TEST(ConvImpl, DirectForwardWhereItAppliesSameOnAnyThreads) {
   expect_close(outs[0], r.want, NDRT_F32, default_tol(NDRT_F32), "direct conv2d_bias", &ex);
   EXPECT_EQ(outs[1], outs[0]);
   EXPECT_EQ(outs[2], outs[0]);
+  r = ct::conv_bp_weights_ref(g, X.vals, DY.vals);
+  ex = r.extra(ct::acc_eps(NDRT_F32), g.n * g.oh * g.ow);
+  expect_close(grads[0], r.want, NDRT_F32, default_tol(NDRT_F32), "direct conv2d_bp_weights", &ex);
+  EXPECT_EQ(grads[1], grads[0]);
+  EXPECT_EQ(grads[2], grads[0]);
 }
 
 // Host threads calling at once: one gets oneDNN's cores, the others run single-threaded plans from
