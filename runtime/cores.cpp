@@ -154,6 +154,7 @@ ThreadCap::ThreadCap(int32_t n) : previous_(t_cap) { t_cap = std::max(1, std::mi
 ThreadCap::~ThreadCap() { t_cap = previous_; }
 
 bool adapt_threads() { return g_adapt.load(); }
+void set_adapt_threads(bool on) { g_adapt.store(on); }
 
 bool cpu_has_avx512() {
 #if defined(__x86_64__)
@@ -164,6 +165,5 @@ bool cpu_has_avx512() {
   return false;
 #endif
 }
-void set_adapt_threads(bool on) { g_adapt.store(on); }
 
 }  // namespace ndrt

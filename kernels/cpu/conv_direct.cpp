@@ -9,9 +9,9 @@
 //    kernel columns (25 accumulators of 8 lanes) and runs over the whole batch: per run of 8
 //    output pixels it loads the 5 channels' dy and 5 shifted image runs for 25 FMAs; the lanes are
 //    added at the end.
-// On LeNet's convolutions (Zen 4 core, OpenBLAS sgemm ~100 GFLOP/s): conv 2 forward 105-115
-// GFLOP/s and weight gradient ~100, against oneDNN 2.6.3's 73-78 and 70-76; conv 1 (one input
-// channel) weight gradient ~100 against 44.
+// On LeNet's convolutions (Zen 4 core, OpenBLAS sgemm 95-102 GFLOP/s; each against oneDNN 2.6.3's
+// best NCHW plan, interleaved in one process; the host drifts): conv 2 forward 74-105 GFLOP/s,
+// 1.2-1.6x; conv 1 forward 1.8x; weight gradients: conv 2 1.1x, conv 1 (one input channel) 1.7-1.9x.
 // Every output is computed by one tile in a fixed order, so results do not depend on threads.
 #include <algorithm>
 
@@ -37,10 +37,11 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void tile(const Conv2dGeom&
                                                                  int64_t o0, int64_t q0) {
   const int64_t C = g.c, H = g.h, W = g.w, KH = g.kh, KW = g.kw, runs_per_row = g.ow / kRun;
   const int64_t P = g.oh * g.ow, wstride = C * KH * KW, last_run = g.oh * runs_per_row - 1;
-  int64_t at[kTileRuns], ch[kTileChannels];
+  int64_t at[kTileRuns], out[kTileRuns], ch[kTileChannels];  // a run's first image / output element
   for (int r = 0; r < kTileRuns; ++r) {
-    const int64_t q = std::min(q0 + r, last_run);
-    at[r] = (q / runs_per_row) * W + (q % runs_per_row) * kRun;
+    const int64_t q = std::min(q0 + r, last_run), row = q / runs_per_row, col = (q % runs_per_row) * kRun;
+    at[r] = row * W + col;
+    out[r] = row * g.ow + col;
   }
   for (int o = 0; o < kTileChannels; ++o) ch[o] = std::min(o0 + o, g.k - 1);
   __m256 acc[kTileChannels][kTileRuns];
@@ -71,10 +72,7 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void tile(const Conv2dGeom&
 #pragma GCC unroll 5
   for (int o = 0; o < kTileChannels; ++o)
 #pragma GCC unroll 4
-    for (int r = 0; r < kTileRuns; ++r) {
-      const int64_t q = std::min(q0 + r, last_run);
-      _mm256_storeu_ps(y + ch[o] * P + (q / runs_per_row) * g.ow + (q % runs_per_row) * kRun, acc[o][r]);
-    }
+    for (int r = 0; r < kTileRuns; ++r) _mm256_storeu_ps(y + ch[o] * P + out[r], acc[o][r]);
 }
 
 // Sum of the 8 lanes.
