@@ -26,7 +26,7 @@ public final class Layers {
    * channels-last keep NHWC activations between them (see {@link ImageLayerImpl}); a run holds at
    * least one convolution. Except, by default, a run whose convolutions all have ndrt's direct NCHW
    * forward kernel on this CPU ({@link ConvolutionImpl#directForward}): that kernel beats oneDNN's
-   * NHWC one by ~40% on LeNet's shapes, and NCHW max pooling's backward is faster too. System
+   * NHWC one 1.2-1.6x on LeNet's shapes, and NCHW max pooling's backward is faster too. System
    * property {@code org.ndrt.channelsLast}: {@code auto} (default, as said), {@code true} (every
    * such run channels-last), {@code false} (none).
    */
