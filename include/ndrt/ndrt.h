@@ -274,7 +274,7 @@ NDRT_API ndrt_status ndrt_exec(int32_t op_id, const ndrt_handle* inputs, int32_t
  *                                cores other processes keep busy (measured every 200 ms) (1)
  *   cpu.active_threads           read-only: the intra-op threads ops run on now
  *   cpu.direct_conv              read-only: 1 when this CPU (AVX-512) runs ndrt's direct f32
- *                                convolution forward and weight gradient (NCHW, stride 1, no
+ *                                convolution passes, forward and both gradients (NCHW, stride 1, no
  *                                padding or dilation, one group, output width a multiple of 8)
  *   cpu.virtual_devices          [NDRT_CPU_VIRTUAL_DEVICES] cpu devices presented, set before the
  *                                first device use (1)

@@ -3,8 +3,8 @@
 //
 // Which implementation runs a conv2d pass (attribute `engine`, the profiler names the choice):
 //   f32:      the fastest of oneDNN's format candidates and ndrt's own kernel (im2col + sgemm,
-//             conv_gemm.cpp; for the forward pass and the weight gradient on NCHW images the direct
-//             kernel where it applies, conv_direct.cpp),
+//             conv_gemm.cpp; on NCHW images the direct kernels where they apply,
+//             conv_direct.cpp),
 //             timed on the first call of a configuration (conv_dnnl.cpp); oneDNN's reference
 //             kernels never compete.
 //   bf16/f16: oneDNN in the dtype itself where this CPU supports it, else converted to f32 and run
@@ -100,8 +100,8 @@ bool try_dnnl(OpContext& c, ConvPass p, const Conv2dGeom& g, const PassArgs& io,
 
 template <class T>
 void run_own(OpContext& c, ConvPass p, const Conv2dGeom& g, const PassArgs& io) {
-  // own_conv_fwd<float> and own_conv_bp_weights<float> take the direct kernel where it applies
-  const bool direct = p != ConvPass::BwdData && direct_conv_applies(g);
+  // own_conv_*<float> take the direct kernel where it applies
+  const bool direct = direct_conv_applies(g);
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     Tensor a = conv_dense(*io.a), b = conv_dense(*io.b), bias = io.bias ? conv_dense(*io.bias) : Tensor();
     ConvOut o(*io.out, dtype_of<T>());

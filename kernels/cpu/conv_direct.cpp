@@ -1,18 +1,27 @@
-// ndrt's direct f32 convolution, forward and weight gradient, for NCHW images with an output width
-// that is a multiple of 8 (stride 1, no dilation, no padding, one group) on CPUs with AVX-512: no
-// column matrix, image rows are read where they lie, 8 output columns per vector.
+// ndrt's direct f32 convolution, forward, data and weight gradients, for NCHW images with an output
+// width that is a multiple of 8 (stride 1, no dilation, no padding, one group) on CPUs with
+// AVX-512: no column matrix, image rows are read where they lie, 8 output columns per vector.
 //  - Forward: a register tile holds 5 output channels x 4 runs of 8 output pixels (20
 //    accumulators; AVX-512's 32 vector registers are what make it fit, with AVX2's 16 it spills
 //    and is no faster than oneDNN). Each step loads 4 image runs and broadcasts 5 weights for 20
 //    FMAs, so the FMA units, not the loads, set the pace.
+//  - Data gradient: scattered from dy rather than gathered into dx (a gather pads dy with zero
+//    rows: half of LeNet's conv 2 work would be on zeros). For one input channel and kernel row,
+//    a tile holds 4 dy rows x 5 kernel columns (20 accumulators) summed over the output channels
+//    (4 dy loads + 5 weight broadcasts per 20 FMAs, as the forward); each row's 5 column sums are
+//    shifted into place in one 16-lane vector and added into dx once.
 //  - Weight gradient: for one input channel and kernel row, a tile holds 5 output channels x 5
-//    kernel columns (25 accumulators of 8 lanes) and runs over the whole batch: per run of 8
-//    output pixels it loads the 5 channels' dy and 5 shifted image runs for 25 FMAs; the lanes are
-//    added at the end.
+//    kernel columns (25 accumulators of 8 lanes): per run of 8 output pixels it loads the 5
+//    channels' dy and 5 shifted image runs for 25 FMAs; the lanes are added at the end. The batch
+//    runs in chunks that fit L1, all tiles of one (channel block, input channel) per chunk, the
+//    running sums parked between chunks (the sums' order is that of one pass over the batch).
 // On LeNet's convolutions (Zen 4 core, OpenBLAS sgemm 95-102 GFLOP/s; each against oneDNN 2.6.3's
 // best NCHW plan, interleaved in one process; the host drifts): conv 2 forward 74-105 GFLOP/s,
-// 1.2-1.6x; conv 1 forward 1.8x; weight gradients: conv 2 1.1x, conv 1 (one input channel) 1.7-1.9x.
-// Every output is computed by one tile in a fixed order, so results do not depend on threads.
+// 1.2-1.6x; conv 1 forward 1.8x; data gradient conv 2 78-95 GFLOP/s, 1.2-1.5x; weight gradients
+// conv 2 1.2-1.35x, conv 1 (one input channel) 1.7-2.3x. In a training step (other layers' data in
+// the caches) conv 2's three passes ran at 88-97 GFLOP/s.
+// Every output is computed by one tile (or one part) in a fixed order, so results do not depend on
+// threads.
 #include <algorithm>
 
 #include "conv_util.hpp"
@@ -85,10 +94,14 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) inline float lane_sum(__m25
 
 constexpr int kGradChannels = 5, kGradColumns = 5;
 
-// dw[o][c][i][j] for output channels o0.. and kernel columns j0.. (clamped like tile()'s).
+// dw[o][c][i][j] for output channels o0.. and kernel columns j0.. (clamped like tile()'s), over
+// images n0..n1 of the batch. The 8-lane sums carry from one range of images to the next in part
+// (25 x 8 floats), so the sums are added in the same order as in one pass over the batch; the
+// last range writes dw.
 __attribute__((target("avx2,fma,avx512f,avx512vl"))) void grad_tile(const Conv2dGeom& g, const float* x,
-                                                                      const float* dy, float* dw, int64_t c,
-                                                                      int64_t i, int64_t o0, int64_t j0) {
+                                                                      const float* dy, float* dw, float* part,
+                                                                      int64_t c, int64_t i, int64_t o0,
+                                                                      int64_t j0, int64_t n0, int64_t n1) {
   const int64_t C = g.c, H = g.h, W = g.w, OH = g.oh, OW = g.ow, P = OH * OW;
   int64_t ch[kGradChannels], col[kGradColumns];
   for (int o = 0; o < kGradChannels; ++o) ch[o] = std::min(o0 + o, g.k - 1);
@@ -97,11 +110,12 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void grad_tile(const Conv2d
 #pragma GCC unroll 5
   for (int o = 0; o < kGradChannels; ++o)
 #pragma GCC unroll 5
-    for (int j = 0; j < kGradColumns; ++j) acc[o][j] = _mm256_setzero_ps();
+    for (int j = 0; j < kGradColumns; ++j)
+      acc[o][j] = n0 == 0 ? _mm256_setzero_ps() : _mm256_loadu_ps(part + (o * kGradColumns + j) * kRun);
   // One loop over the runs of 8 outputs (dy's are contiguous; the image's skip W - OW at each row
   // end): with LeNet's OW = 8 a loop per row would run once per 25 FMAs.
   const int64_t runs = OH * OW / kRun, runs_per_row = OW / kRun;
-  for (int64_t n = 0; n < g.n; ++n) {
+  for (int64_t n = n0; n < n1; ++n) {
     const float* xp = x + ((n * C + c) * H + i) * W;
     const float* dp = dy + n * g.k * P;
     for (int64_t q = 0, in_row = 0; q < runs; ++q, dp += kRun) {
@@ -118,10 +132,74 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void grad_tile(const Conv2d
       if (++in_row == runs_per_row) in_row = 0, xp += W - OW;
     }
   }
+  if (n1 < g.n) {
+#pragma GCC unroll 5
+    for (int o = 0; o < kGradChannels; ++o)
+#pragma GCC unroll 5
+      for (int j = 0; j < kGradColumns; ++j) _mm256_storeu_ps(part + (o * kGradColumns + j) * kRun, acc[o][j]);
+    return;
+  }
 #pragma GCC unroll 5
   for (int o = 0; o < kGradChannels; ++o)
 #pragma GCC unroll 5
     for (int j = 0; j < kGradColumns; ++j) dw[((ch[o] * C + c) * g.kh + i) * g.kw + col[j]] = lane_sum(acc[o][j]);
+}
+
+constexpr int kDataRows = 4, kDataColumns = 5;
+
+// GCC 12's _mm512_zextps256_ps512 and _mm512_alignr_epi32 pass _mm512_undefined_*() to the
+// builtin, which -Wuninitialized reports (GCC bug 105593).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+// The kernel columns' 5 vectors of one row, column j moved up j lanes, added into the masked
+// lanes at out (a run of 8 dy columns touches 12 dx columns). alignr(v, 0, 16 - j) is v moved up
+// j lanes with zeros below.
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) inline void add_shifted(const __m256 (&a)[kDataColumns],
+                                                                               float* out, __mmask16 m) {
+  static_assert(kDataColumns == 5, "add_shifted adds exactly 5 columns");
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i v1 = _mm512_castps_si512(_mm512_zextps256_ps512(a[1])), v2 = _mm512_castps_si512(_mm512_zextps256_ps512(a[2]));
+  __m512i v3 = _mm512_castps_si512(_mm512_zextps256_ps512(a[3])), v4 = _mm512_castps_si512(_mm512_zextps256_ps512(a[4]));
+  __m512 s = _mm512_add_ps(_mm512_maskz_loadu_ps(m, out), _mm512_zextps256_ps512(a[0]));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v1, zero, 15)));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v2, zero, 14)));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v3, zero, 13)));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v4, zero, 12)));
+  _mm512_mask_storeu_ps(out, m, s);
+}
+#pragma GCC diagnostic pop
+
+// Data gradient, scattered from dy (so no work lands on the zero border a gathering kernel would
+// pad dy with): for R dy rows r0.. of one 8-column run (columns q0..) and one kernel row kh,
+// acc[r][j] = sum over output channels of dy row * w[o][c][kh][j0 + j], then dx row r0 + r + kh
+// gets the 5 columns' vectors added at their shifts. wt holds w[o][c][kh][j0..j0+4] for every o,
+// 5 floats per o, zero past the kernel's last column (packed by direct_conv_bp_data).
+template <int R>
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) void data_tile(const Conv2dGeom& g, const float* dy,
+                                                                      const float* wt, float* dx, int64_t r0,
+                                                                      int64_t q0, int64_t kh, int64_t j0) {
+  const int64_t P = g.oh * g.ow, OW = g.ow;
+  __m256 acc[R][kDataColumns];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 5
+    for (int j = 0; j < kDataColumns; ++j) acc[r][j] = _mm256_setzero_ps();
+  const float* d = dy + r0 * OW + q0;
+  for (int64_t o = 0; o < g.k; ++o, d += P, wt += kDataColumns) {
+    __m256 v[R];
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) v[r] = _mm256_loadu_ps(d + r * OW);
+#pragma GCC unroll 5
+    for (int j = 0; j < kDataColumns; ++j) {
+      const __m256 wv = _mm256_broadcast_ss(wt + j);
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) acc[r][j] = _mm256_fmadd_ps(v[r], wv, acc[r][j]);
+    }
+  }
+  const int64_t width = kRun + std::min<int64_t>(kDataColumns, g.kw - j0) - 1;  // dx columns touched
+  const __mmask16 m = __mmask16((1u << width) - 1);
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) add_shifted(acc[r], dx + (r0 + r + kh) * g.w + q0 + j0, m);
 }
 #endif
 
@@ -158,17 +236,78 @@ void direct_conv_fwd(const Conv2dGeom& g, const float* x, const float* w, const 
 void direct_conv_bp_weights(const Conv2dGeom& g, const float* x, const float* dy, float* dw) {
 #if defined(__x86_64__)
   const int64_t otiles = (g.k + kGradChannels - 1) / kGradChannels, jtiles = (g.kw + kGradColumns - 1) / kGradColumns;
-  const int64_t per_row = otiles * jtiles;  // tiles per (input channel, kernel row)
-  // A tile is 25 FMAs of 8 lanes per run of 8 outputs over the batch (LeNet's conv 2: 1.6 MFLOP).
-  parallel_for(g.c * g.kh * per_row, 1, [&](int64_t b, int64_t e) {
+  const int64_t per_part = g.kh * jtiles, part_floats = kGradChannels * kGradColumns * kRun;
+  // Images in chunks whose dy for 5 channels and image plane fit in L1 (LeNet's conv 2: 8): the
+  // kh * jtiles tiles of one (channel block, input channel) run chunk by chunk, each reading the
+  // chunk from L1 after the first, their running sums parked in `parts` between chunks.
+  const int64_t per_image = (kGradChannels * g.oh * g.ow + g.h * g.w) * int64_t(sizeof(float));
+  const int64_t chunk = std::clamp<int64_t>((int64_t(16) << 10) / per_image, 1, std::max<int64_t>(g.n, 1));
+  Dims d{};
+  d.rank = 1;
+  d.d[0] = otiles * g.c * per_part * part_floats;
+  Tensor parts = alloc_tensor(NDRT_F32, d, g.device);
+  // A part is one (channel block, input channel): kh * jtiles tiles of 25 FMAs of 8 lanes per run
+  // of 8 outputs over the batch (LeNet's conv 2: 8 MFLOP).
+  parallel_for(otiles * g.c, 1, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
-      const int64_t ci = t / per_row, r = t % per_row;
-      grad_tile(g, x, dy, dw, ci / g.kh, ci % g.kh, (r / jtiles) * kGradChannels, (r % jtiles) * kGradColumns);
+      const int64_t o0 = (t / g.c) * kGradChannels, c = t % g.c;
+      float* part = parts.data<float>() + t * per_part * part_floats;
+      for (int64_t n0 = 0; n0 < g.n; n0 += chunk)
+        for (int64_t r = 0; r < per_part; ++r)
+          grad_tile(g, x, dy, dw, part + r * part_floats, c, r / jtiles, o0, (r % jtiles) * kGradColumns, n0,
+                    std::min(g.n, n0 + chunk));
     }
   });
 #else
   (void)g, (void)x, (void)dy, (void)dw;
   fail(NDRT_ERR_INTERNAL, "conv2d_bp_weights: the direct kernel needs x86-64");
+#endif
+}
+
+void direct_conv_bp_data(const Conv2dGeom& g, const float* w, const float* dy, float* dx) {
+#if defined(__x86_64__)
+  const int64_t C = g.c, K = g.k, KH = g.kh, KW = g.kw, blocks = (KW + kDataColumns - 1) / kDataColumns;
+  // wt[c][kh][block][o][5]: one tile's weights in the order it reads them, zero past column KW.
+  Dims d{};
+  d.rank = 1;
+  d.d[0] = C * KH * blocks * K * kDataColumns;
+  Tensor packed = alloc_tensor(NDRT_F32, d, g.device);
+  float* wt = packed.data<float>();
+  parallel_for(C * KH * blocks, 1, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t c = t / (KH * blocks), i = (t / blocks) % KH, j0 = (t % blocks) * kDataColumns;
+      float* dst = wt + t * K * kDataColumns;
+      for (int64_t o = 0; o < K; ++o)
+        for (int64_t j = 0; j < kDataColumns; ++j)
+          dst[o * kDataColumns + j] = j0 + j < KW ? w[((o * C + c) * KH + i) * KW + j0 + j] : 0.0f;
+    }
+  });
+  const int64_t plane = g.h * g.w, P = g.oh * g.ow;
+  // One part per (image, input channel): its dx plane is cleared, then every tile adds into it in
+  // a fixed order. LeNet's conv 2: 10k FMAs of 8 lanes per part.
+  parallel_for(g.n * C, 4, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t n = t / C, c = t % C;
+      float* dxp = dx + t * plane;
+      std::fill(dxp, dxp + plane, 0.0f);
+      const float* dyn = dy + n * K * P;
+      for (int64_t i = 0; i < KH; ++i)
+        for (int64_t bl = 0; bl < blocks; ++bl) {
+          const float* wtile = wt + ((c * KH + i) * blocks + bl) * K * kDataColumns;
+          const int64_t j0 = bl * kDataColumns;
+          for (int64_t r0 = 0; r0 < g.oh; r0 += kDataRows)
+            for (int64_t q0 = 0; q0 < g.ow; q0 += kRun) switch (std::min<int64_t>(kDataRows, g.oh - r0)) {
+                case 4: data_tile<4>(g, dyn, wtile, dxp, r0, q0, i, j0); break;
+                case 3: data_tile<3>(g, dyn, wtile, dxp, r0, q0, i, j0); break;
+                case 2: data_tile<2>(g, dyn, wtile, dxp, r0, q0, i, j0); break;
+                default: data_tile<1>(g, dyn, wtile, dxp, r0, q0, i, j0); break;
+              }
+        }
+    }
+  });
+#else
+  (void)g, (void)w, (void)dy, (void)dx;
+  fail(NDRT_ERR_INTERNAL, "conv2d_bp_data: the direct kernel needs x86-64");
 #endif
 }
 

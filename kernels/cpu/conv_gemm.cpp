@@ -126,6 +126,8 @@ void own_conv_fwd(const Conv2dGeom& g, const T* x, const T* w, const T* bias, T*
 
 template <class T>
 void own_conv_bp_data(const Conv2dGeom& g, const T* w, const T* dy, T* dx) {
+  if constexpr (std::is_same_v<T, float>)
+    if (direct_conv_applies(g)) return direct_conv_bp_data(g, w, dy, dx);
   const Plan p = plan_of<T>(g);
   Tensor colbuf = p.direct ? Tensor() : scratch<T>(g, p.R * p.chunk * p.P);
   Tensor dybuf = g.nhwc || p.chunk == 1 ? Tensor() : scratch<T>(g, p.Kg * p.chunk * p.P);

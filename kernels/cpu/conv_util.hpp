@@ -61,12 +61,13 @@ template <class T> void own_conv_fwd(const Conv2dGeom& g, const T* x, const T* w
 template <class T> void own_conv_bp_data(const Conv2dGeom& g, const T* w, const T* dy, T* dx);
 template <class T> void own_conv_bp_weights(const Conv2dGeom& g, const T* x, const T* dy, T* dw);
 
-// ---- ndrt's direct convolution, forward and weight gradient (conv_direct.cpp): f32 NCHW,
+// ---- ndrt's direct convolution, forward, data and weight gradients (conv_direct.cpp): f32 NCHW,
 // stride 1, no padding or dilation, one group, output width a multiple of 8, AVX-512 CPUs.
-// own_conv_fwd<float> and own_conv_bp_weights<float> take it where it applies. ----
+// own_conv_fwd / _bp_data / _bp_weights<float> take it where it applies. ----
 bool direct_conv_applies(const Conv2dGeom& g);
 void direct_conv_fwd(const Conv2dGeom& g, const float* x, const float* w, const float* bias, float* y);
 void direct_conv_bp_weights(const Conv2dGeom& g, const float* x, const float* dy, float* dw);
+void direct_conv_bp_data(const Conv2dGeom& g, const float* w, const float* dy, float* dx);
 
 // ---- oneDNN (conv_dnnl.cpp) ----
 enum class ConvPass { Fwd, BwdData, BwdWeights };

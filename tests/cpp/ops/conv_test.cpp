@@ -35,10 +35,12 @@ std::vector<Geo> configs() {
       geo(3, 13, 17, 15, 11, 5, 5).padding({2, 2}),
       geo(2, 3, 11, 10, 4, 3, 3).stride(2, 2).dilation(2, 2).same_pad(),
       geo(1, 2, 2, 3, 3, 4, 4).padding({1, 1}),                   // kernel larger than the image
-      // Output width a multiple of 8, stride 1, no padding: NCHW f32 forwards take the direct
-      // kernel on AVX-512 CPUs (with a channel tail: 7 = 5 + 2, and a run tail: 10 runs = 4+4+2).
+      // Output width a multiple of 8, stride 1, no padding: NCHW f32 passes take the direct
+      // kernels on AVX-512 CPUs (with a channel tail: 7 = 5 + 2, and a run tail: 10 runs = 4+4+2;
+      // dy row tails 5 = 4 + 1 and 6 = 4 + 2; 8 kernel columns = 5 + 3 for the data gradient).
       geo(2, 3, 10, 12, 7, 3, 5),
       geo(3, 2, 6, 20, 11, 2, 5),
+      geo(2, 3, 9, 15, 6, 4, 8),
   };
 }
 
@@ -279,11 +281,11 @@ TEST(ConvImpl, ProfilerNamesTheImplementationThatRan) {
   }
 }
 
-// ndrt's direct forward and weight gradient (conv_direct.cpp) run where they apply, and their
-// results do not depend on the thread count (every output is one tile's, in a fixed order).
-TEST(ConvImpl, DirectKernelsWhereTheyApplySameOnAnyThreads) {
+// ndrt's direct kernels (conv_direct.cpp) run where they apply, and their results do not depend on
+// the thread count (every output is one tile's, in a fixed order).
+void direct_kernels_same_on_any_threads(const Geo& g) {
+  SCOPED_TRACE(g.str());
   std::mt19937 rng(21);
-  const Geo g = geo(3, 4, 7, 20, 11, 3, 5).resolve();  // OW 16, OH 5: 10 runs of 8, 11 channels
   Operand X = make_operand(NDRT_F32, g.xs(), Kind::Contig, default_gen(NDRT_F32), rng);
   Operand W = make_operand(NDRT_F32, g.ws(), Kind::Contig, default_gen(NDRT_F32), rng);
   Operand B = make_operand(NDRT_F32, {g.k}, Kind::Contig, default_gen(NDRT_F32), rng);
@@ -295,16 +297,20 @@ TEST(ConvImpl, DirectKernelsWhereTheyApplySameOnAnyThreads) {
   EXPECT_TRUE(ct::contains(own, direct ? "ndrt:direct" : "ndrt:im2col+sgemm")) << own;
   const std::string grad = ct::impl_of("conv2d_bp_weights", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kNdrt));
   EXPECT_TRUE(ct::contains(grad, direct ? "ndrt:direct" : "ndrt:im2col+sgemm")) << grad;
+  const std::string data = ct::impl_of("conv2d_bp_data", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kNdrt));
+  EXPECT_TRUE(ct::contains(data, direct ? "ndrt:direct" : "ndrt:im2col+sgemm")) << data;
   EXPECT_EQ(ndrt_config_set("cpu.direct_conv", "0"), NDRT_ERR_INVALID_ARGUMENT) << "read-only";
   char threads[16] = {0};
   ASSERT_EQ(ndrt_config_get("cpu.threads", threads, sizeof threads, nullptr), NDRT_OK);
-  std::vector<std::vector<double>> outs, grads;
+  std::vector<std::vector<double>> outs, grads, datas;
   for (const char* t : {"1", "2", "3"}) {
     ASSERT_EQ(ndrt_config_set("cpu.threads", t), NDRT_OK);
     outs.push_back(run_out("conv2d_bias", {&X.view, &W.view, &B.view}, ct::conv_attrs(g, kNdrt), NDRT_F32, g.ys(),
                            OutKind::Given));
     grads.push_back(run_out("conv2d_bp_weights", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kNdrt), NDRT_F32,
                             g.ws(), OutKind::Given));
+    datas.push_back(run_out("conv2d_bp_data", {&X.view, &W.view, &DY.view}, ct::conv_attrs(g, kNdrt), NDRT_F32,
+                            g.xs(), OutKind::Given));
   }
   ASSERT_EQ(ndrt_config_set("cpu.threads", threads), NDRT_OK);
   ct::Ref r = ct::conv_ref(g, X.vals, W.vals, &B.vals);
@@ -317,6 +323,17 @@ TEST(ConvImpl, DirectKernelsWhereTheyApplySameOnAnyThreads) {
   expect_close(grads[0], r.want, NDRT_F32, default_tol(NDRT_F32), "direct conv2d_bp_weights", &ex);
   EXPECT_EQ(grads[1], grads[0]);
   EXPECT_EQ(grads[2], grads[0]);
+  r = ct::conv_bp_data_ref(g, W.vals, DY.vals);
+  ex = r.extra(ct::acc_eps(NDRT_F32), g.k * g.kh * g.kw);
+  expect_close(datas[0], r.want, NDRT_F32, default_tol(NDRT_F32), "direct conv2d_bp_data", &ex);
+  EXPECT_EQ(datas[1], datas[0]);
+  EXPECT_EQ(datas[2], datas[0]);
+}
+
+TEST(ConvImpl, DirectKernelsWhereTheyApplySameOnAnyThreads) {
+  direct_kernels_same_on_any_threads(geo(3, 4, 7, 20, 11, 3, 5).resolve());  // OW 16, OH 5: 10 runs of 8, 11 channels
+  // The weight gradient's batch in chunks of 2 images (7 = 2 + 2 + 2 + 1), sums carried between them.
+  direct_kernels_same_on_any_threads(geo(7, 2, 12, 28, 7, 3, 5).resolve());
 }
 
 // Host threads calling at once: one gets oneDNN's cores, the others run single-threaded plans from
