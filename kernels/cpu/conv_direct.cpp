@@ -147,27 +147,27 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void grad_tile(const Conv2d
 
 constexpr int kDataRows = 4, kDataColumns = 5;
 
-// GCC 12's _mm512_zextps256_ps512 and _mm512_alignr_epi32 pass _mm512_undefined_*() to the
-// builtin, which -Wuninitialized reports (GCC bug 105593).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
 // The kernel columns' 5 vectors of one row, column j moved up j lanes, added into the masked
 // lanes at out (a run of 8 dy columns touches 12 dx columns). alignr(v, 0, 16 - j) is v moved up
-// j lanes with zeros below.
+// j lanes with zeros below. The masked forms with an explicit zero source are used because GCC 12's
+// unmasked _mm512_zextps256_ps512 / _mm512_alignr_epi32 pass _mm512_undefined_*() to the builtin,
+// which -Wmaybe-uninitialized reports in sanitizer builds (GCC bug 105593).
 __attribute__((target("avx2,fma,avx512f,avx512vl"))) inline void add_shifted(const __m256 (&a)[kDataColumns],
                                                                                float* out, __mmask16 m) {
   static_assert(kDataColumns == 5, "add_shifted adds exactly 5 columns");
+  const __m512d zd = _mm512_setzero_pd();
   const __m512i zero = _mm512_setzero_si512();
-  __m512i v1 = _mm512_castps_si512(_mm512_zextps256_ps512(a[1])), v2 = _mm512_castps_si512(_mm512_zextps256_ps512(a[2]));
-  __m512i v3 = _mm512_castps_si512(_mm512_zextps256_ps512(a[3])), v4 = _mm512_castps_si512(_mm512_zextps256_ps512(a[4]));
-  __m512 s = _mm512_add_ps(_mm512_maskz_loadu_ps(m, out), _mm512_zextps256_ps512(a[0]));
-  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v1, zero, 15)));
-  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v2, zero, 14)));
-  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v3, zero, 13)));
-  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_alignr_epi32(v4, zero, 12)));
+  __m512i v[kDataColumns];
+#pragma GCC unroll 5
+  for (int j = 0; j < kDataColumns; ++j)
+    v[j] = _mm512_castpd_si512(_mm512_mask_insertf64x4(zd, 0xFF, zd, _mm256_castps_pd(a[j]), 0));
+  __m512 s = _mm512_add_ps(_mm512_maskz_loadu_ps(m, out), _mm512_castsi512_ps(v[0]));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_mask_alignr_epi32(zero, 0xFFFF, v[1], zero, 15)));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_mask_alignr_epi32(zero, 0xFFFF, v[2], zero, 14)));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_mask_alignr_epi32(zero, 0xFFFF, v[3], zero, 13)));
+  s = _mm512_add_ps(s, _mm512_castsi512_ps(_mm512_mask_alignr_epi32(zero, 0xFFFF, v[4], zero, 12)));
   _mm512_mask_storeu_ps(out, m, s);
 }
-#pragma GCC diagnostic pop
 
 // Data gradient, scattered from dy (so no work lands on the zero border a gathering kernel would
 // pad dy with): for R dy rows r0.. of one 8-column run (columns q0..) and one kernel row kh,
