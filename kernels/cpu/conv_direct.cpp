@@ -242,19 +242,17 @@ void direct_conv_bp_weights(const Conv2dGeom& g, const float* x, const float* dy
   // chunk from L1 after the first, their running sums parked in `parts` between chunks.
   const int64_t per_image = (kGradChannels * g.oh * g.ow + g.h * g.w) * int64_t(sizeof(float));
   const int64_t chunk = std::clamp<int64_t>((int64_t(16) << 10) / per_image, 1, std::max<int64_t>(g.n, 1));
-  Dims d{};
-  d.rank = 1;
-  d.d[0] = otiles * g.c * per_part * part_floats;
-  Tensor parts = alloc_tensor(NDRT_F32, d, g.device);
+  // (No parking when one chunk is the whole batch.)
+  Tensor parts = chunk < g.n ? scratch<float>(g, otiles * g.c * per_part * part_floats) : Tensor();
   // A part is one (channel block, input channel): kh * jtiles tiles of 25 FMAs of 8 lanes per run
   // of 8 outputs over the batch (LeNet's conv 2: 8 MFLOP).
   parallel_for(otiles * g.c, 1, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t o0 = (t / g.c) * kGradChannels, c = t % g.c;
-      float* part = parts.data<float>() + t * per_part * part_floats;
+      float* part = chunk < g.n ? parts.data<float>() + t * per_part * part_floats : nullptr;
       for (int64_t n0 = 0; n0 < g.n; n0 += chunk)
         for (int64_t r = 0; r < per_part; ++r)
-          grad_tile(g, x, dy, dw, part + r * part_floats, c, r / jtiles, o0, (r % jtiles) * kGradColumns, n0,
+          grad_tile(g, x, dy, dw, part ? part + r * part_floats : nullptr, c, r / jtiles, o0, (r % jtiles) * kGradColumns, n0,
                     std::min(g.n, n0 + chunk));
     }
   });
@@ -268,10 +266,7 @@ void direct_conv_bp_data(const Conv2dGeom& g, const float* w, const float* dy, f
 #if defined(__x86_64__)
   const int64_t C = g.c, K = g.k, KH = g.kh, KW = g.kw, blocks = (KW + kDataColumns - 1) / kDataColumns;
   // wt[c][kh][block][o][5]: one tile's weights in the order it reads them, zero past column KW.
-  Dims d{};
-  d.rank = 1;
-  d.d[0] = C * KH * blocks * K * kDataColumns;
-  Tensor packed = alloc_tensor(NDRT_F32, d, g.device);
+  Tensor packed = scratch<float>(g, C * KH * blocks * K * kDataColumns);
   float* wt = packed.data<float>();
   parallel_for(C * KH * blocks, 1, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {

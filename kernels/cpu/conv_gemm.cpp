@@ -49,14 +49,6 @@ Plan plan_of(const Conv2dGeom& g) {
   return p;
 }
 
-template <class T>
-Tensor scratch(const Conv2dGeom& g, int64_t n) {
-  Dims d{};
-  d.rank = 1;
-  d.d[0] = std::max<int64_t>(n, 1);
-  return alloc_tensor(dtype_of<T>(), d, g.device);
-}
-
 // NCHW [nb, K, P] slice of channels [k0, k0 + Kg) <-> [Kg, nb*P] matrix.
 template <class T>
 void gather_nchw(const T* src, int64_t K, int64_t k0, int64_t Kg, int64_t nb, int64_t P, T* dst) {

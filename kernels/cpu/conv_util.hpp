@@ -35,6 +35,15 @@ struct ConvOut {
   }
 };
 
+// A work buffer of n elements of T (at least 1) from ndrt's pool on g's device.
+template <class T>
+Tensor scratch(const Conv2dGeom& g, int64_t n) {
+  Dims d{};
+  d.rank = 1;
+  d.d[0] = n > 1 ? n : 1;
+  return alloc_tensor(dtype_of<T>(), d, g.device);
+}
+
 // Keeps a string for the life of the process (implementation names reported to the profiler).
 const char* conv_intern(const char* s);
 
