@@ -186,7 +186,10 @@ void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_
   if (grain < 1) grain = 1;
   // More parts than threads, claimed one by one: when a thread is descheduled or woken late (a
   // shared 2-core VM), the others take its remaining parts instead of waiting for a fixed half.
-  constexpr int64_t kPartsPerThread = 4;
+  // 16 per thread rather than 4: the last parts of an op are short, so the thread that finishes
+  // first waits less at the end (LeNet training at 2 threads: 11,200 vs 10,700 img/s, medians of 6
+  // alternating runs).
+  constexpr int64_t kPartsPerThread = 16;
   const int64_t threads = active_threads();  // cpu.threads, less the cores others keep busy
   int64_t parts = std::min<int64_t>(threads * kPartsPerThread, (n + grain - 1) / grain);
   if (parts <= 1) {
