@@ -25,7 +25,8 @@
 
 namespace ndrt {
 
-void register_cpu_conv_pool(Registry& r);  // conv_pool.cpp
+void register_cpu_conv_pool(Registry& r);        // conv_pool.cpp
+void register_cpu_conv_pool_fused(Registry& r);  // conv_pool_fused.cpp
 
 namespace {
 
@@ -290,6 +291,7 @@ void register_cpu_conv(Registry& r) {
     r.kernel("col2im", kCpu, {d}, col2im_kernel<T>, "ndrt:cpu");
   });
   register_cpu_conv_pool(r);
+  register_cpu_conv_pool_fused(r);
 }
 
 }  // namespace ndrt

@@ -15,6 +15,9 @@
 //    channels' dy and 5 shifted image runs for 25 FMAs; the lanes are added at the end. The batch
 //    runs in chunks that fit L1, all tiles of one (channel block, input channel) per chunk, the
 //    running sums parked between chunks (the sums' order is that of one pass over the batch).
+//  - Forward fused with 2x2 max pooling at stride 2 (conv2d_bias_max_pool2x2): the forward's tile
+//    turned to 5 channels x 4 output rows x 8 columns, pooled in registers; only the pooled values
+//    and each window's winner are stored.
 // On LeNet's convolutions (Zen 4 core, OpenBLAS sgemm 95-102 GFLOP/s; each against oneDNN 2.6.3's
 // best NCHW plan, interleaved in one process; the host drifts): conv 2 forward 74-105 GFLOP/s,
 // 1.2-1.6x; conv 1 forward 1.8x; data gradient conv 2 78-95 GFLOP/s, 1.2-1.5x; weight gradients
@@ -23,9 +26,12 @@
 // Every output is computed by one tile (or one part) in a fixed order, so results do not depend on
 // threads.
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "conv_util.hpp"
 #include "cores.hpp"
+#include "pool_2x2.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -38,22 +44,17 @@ namespace {
 constexpr int kTileChannels = 5, kTileRuns = 4, kRun = 8;
 
 #if defined(__x86_64__)
-// One tile: output channels o0.. and output runs q0.. (run q = row q / runs_per_row, columns
-// 8 * (q % runs_per_row) ..). A tile past the last channel or run redoes the last one (the same
-// values written twice) instead of needing a narrower kernel.
-__attribute__((target("avx2,fma,avx512f,avx512vl"))) void tile(const Conv2dGeom& g, const float* x,
-                                                                 const float* w, const float* bias, float* y,
-                                                                 int64_t o0, int64_t q0) {
-  const int64_t C = g.c, H = g.h, W = g.w, KH = g.kh, KW = g.kw, runs_per_row = g.ow / kRun;
-  const int64_t P = g.oh * g.ow, wstride = C * KH * KW, last_run = g.oh * runs_per_row - 1;
-  int64_t at[kTileRuns], out[kTileRuns], ch[kTileChannels];  // a run's first image / output element
-  for (int r = 0; r < kTileRuns; ++r) {
-    const int64_t q = std::min(q0 + r, last_run), row = q / runs_per_row, col = (q % runs_per_row) * kRun;
-    at[r] = row * W + col;
-    out[r] = row * g.ow + col;
-  }
-  for (int o = 0; o < kTileChannels; ++o) ch[o] = std::min(o0 + o, g.k - 1);
-  __m256 acc[kTileChannels][kTileRuns];
+#define NDRT_DIRECT_TARGET __attribute__((target("avx2,fma,avx512f,avx512vl")))
+
+// The sums of one tile: acc[o][r] = bias[ch[o]] + the convolution of output channel ch[o] at the 8
+// output pixels whose windows start at image offset at[r] (of one image x). Inlined into each
+// caller, so the accumulators stay in registers.
+NDRT_DIRECT_TARGET __attribute__((always_inline)) inline void tile_sums(const Conv2dGeom& g, const float* x,
+                                                                         const float* w, const float* bias,
+                                                                         const int64_t ch[kTileChannels],
+                                                                         const int64_t at[kTileRuns],
+                                                                         __m256 acc[kTileChannels][kTileRuns]) {
+  const int64_t C = g.c, H = g.h, W = g.w, KH = g.kh, KW = g.kw, wstride = C * KH * KW;
 #pragma GCC unroll 5
   for (int o = 0; o < kTileChannels; ++o) {
     const __m256 b = _mm256_set1_ps(bias ? bias[ch[o]] : 0.0f);
@@ -78,10 +79,69 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void tile(const Conv2dGeom&
         }
       }
     }
+}
+
+// Output channels o0.. from 5 (a tile past the last channel redoes the last one: the same values
+// written twice, instead of a narrower kernel).
+inline void tile_channels(const Conv2dGeom& g, int64_t o0, int64_t ch[kTileChannels]) {
+  for (int o = 0; o < kTileChannels; ++o) ch[o] = std::min(o0 + o, g.k - 1);
+}
+
+// One tile: output channels o0.. and output runs q0.. (run q = row q / runs_per_row, columns
+// 8 * (q % runs_per_row) ..). A tile past the last run redoes the last one.
+NDRT_DIRECT_TARGET void tile(const Conv2dGeom& g, const float* x, const float* w, const float* bias, float* y,
+                             int64_t o0, int64_t q0) {
+  const int64_t runs_per_row = g.ow / kRun, P = g.oh * g.ow, last_run = g.oh * runs_per_row - 1;
+  int64_t at[kTileRuns], out[kTileRuns], ch[kTileChannels];  // a run's first image / output element
+  for (int r = 0; r < kTileRuns; ++r) {
+    const int64_t q = std::min(q0 + r, last_run), row = q / runs_per_row, col = (q % runs_per_row) * kRun;
+    at[r] = row * g.w + col;
+    out[r] = row * g.ow + col;
+  }
+  tile_channels(g, o0, ch);
+  __m256 acc[kTileChannels][kTileRuns];
+  tile_sums(g, x, w, bias, ch, at, acc);
 #pragma GCC unroll 5
   for (int o = 0; o < kTileChannels; ++o)
 #pragma GCC unroll 4
     for (int r = 0; r < kTileRuns; ++r) _mm256_storeu_ps(y + ch[o] * P + out[r], acc[o][r]);
+}
+
+// The convolution fused with 2x2 max pooling at stride 2: one tile is 5 output channels x output
+// rows 2p..2p+3 (pooled rows p, p + 1; the last pair repeated when the pooled rows are odd) x 8
+// columns from col, pooled in registers into 4 columns of both pooled rows, with each window's
+// winner (pool_2x2.hpp). The convolution's output itself is never stored.
+NDRT_DIRECT_TARGET void pool_tile(const Conv2dGeom& g, const float* x, const float* w, const float* bias, float* y,
+                                  uint8_t* win, int64_t o0, int64_t p, int64_t col) {
+  const int64_t PH = g.oh / 2, PW = g.ow / 2, pooled = PH * PW;
+  const int64_t p1 = std::min(p + 1, PH - 1);
+  const int64_t at[kTileRuns] = {2 * p * g.w + col, (2 * p + 1) * g.w + col, 2 * p1 * g.w + col,
+                                 (2 * p1 + 1) * g.w + col};
+  int64_t ch[kTileChannels];
+  tile_channels(g, o0, ch);
+  __m256 acc[kTileChannels][kTileRuns];
+  tile_sums(g, x, w, bias, ch, at, acc);
+  const __m256i two = _mm256_set1_epi32(2), one = _mm256_set1_epi32(1);
+#pragma GCC unroll 5  // every loop over acc unrolled, or GCC keeps it in memory
+  for (int o = 0; o < kTileChannels; ++o) {
+    // Lanes: windows [p:0 1, p1:0 1 | p:2 3, p1:2 3]; a b from rows 2p / 2p1, c d from the row below.
+    const __m256 a = _mm256_shuffle_ps(acc[o][0], acc[o][2], 0x88), b = _mm256_shuffle_ps(acc[o][0], acc[o][2], 0xDD);
+    const __m256 c = _mm256_shuffle_ps(acc[o][1], acc[o][3], 0x88), d = _mm256_shuffle_ps(acc[o][1], acc[o][3], 0xDD);
+    const __m256 m = swap_mid(pick8(pick8(a, b), pick8(c, d)));  // [p: 0 1 2 3 | p1: 0 1 2 3]
+    const __m256 tb = takes8(b, a), td = takes8(d, c);
+    const __m256 down = takes8(_mm256_blendv_ps(c, d, td), _mm256_blendv_ps(a, b, tb));
+    const __m256i side = _mm256_castps_si256(_mm256_blendv_ps(tb, td, down));
+    const __m256i idx = _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(down), two), _mm256_and_si256(side, one));
+    // 8 bytes in m's order (the zero-masking form: see add_shifted on GCC 12's unmasked ones).
+    const __m128i bytes = _mm256_maskz_cvtepi32_epi8(__mmask8(0xFF), _mm256_permute4x64_epi64(idx, 0xD8));
+    float* yo = y + ch[o] * pooled + col / 2;
+    uint8_t* wo = win + ch[o] * pooled + col / 2;
+    _mm_storeu_ps(yo + p * PW, _mm256_castps256_ps128(m));
+    _mm_storeu_ps(yo + p1 * PW, _mm256_extractf128_ps(m, 1));
+    const uint32_t lo = uint32_t(_mm_cvtsi128_si32(bytes)), hi = uint32_t(_mm_extract_epi32(bytes, 1));
+    std::memcpy(wo + p * PW, &lo, 4);
+    std::memcpy(wo + p1 * PW, &hi, 4);
+  }
 }
 
 // Sum of the 8 lanes.
@@ -230,6 +290,26 @@ void direct_conv_fwd(const Conv2dGeom& g, const float* x, const float* w, const 
 #else
   (void)g, (void)x, (void)w, (void)bias, (void)y;
   fail(NDRT_ERR_INTERNAL, "conv2d: the direct kernel needs x86-64");
+#endif
+}
+
+bool direct_conv_pool_applies(const Conv2dGeom& g) { return direct_conv_applies(g) && g.oh % 2 == 0; }
+
+void direct_conv_pool_fwd(const Conv2dGeom& g, const float* x, const float* w, const float* bias, float* y,
+                          uint8_t* win) {
+#if defined(__x86_64__)
+  const int64_t ctiles = (g.k + kTileChannels - 1) / kTileChannels, pairs = (g.oh / 2 + 1) / 2, runs = g.ow / kRun;
+  const int64_t per_image = ctiles * pairs * runs, in_image = g.c * g.h * g.w, out_image = g.k * (g.oh / 2) * (g.ow / 2);
+  parallel_for(g.n * per_image, 16, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t n = t / per_image, ct = (t % per_image) / (pairs * runs), pr = (t / runs) % pairs, q = t % runs;
+      pool_tile(g, x + n * in_image, w, bias, y + n * out_image, win + n * out_image, ct * kTileChannels, 2 * pr,
+                q * kRun);
+    }
+  });
+#else
+  (void)g, (void)x, (void)w, (void)bias, (void)y, (void)win;
+  fail(NDRT_ERR_INTERNAL, "conv2d_bias_max_pool2x2: the direct kernel needs x86-64");
 #endif
 }
 

@@ -20,23 +20,11 @@
 
 #include "conv_util.hpp"
 #include "kernels.hpp"
+#include "pool_2x2.hpp"
 
 namespace ndrt {
 
 namespace {
-
-
-// Whether v replaces acc as the backward's winner: greater, or the first NaN.
-template <class A>
-bool takes(A v, A acc) {
-  return !(v <= acc) & (acc == acc);
-}
-
-// One window: elements a b (top row), c d (bottom row).
-template <class A>
-A window_max(A a, A b, A c, A d) {
-  return pool_pick(pool_pick(a, b), pool_pick(c, d));
-}
 
 // c ? x : y on the bits (A is float or double): GCC turns these selects into branches otherwise,
 // which random data mispredicts half the time.
@@ -65,19 +53,6 @@ void window_grad(A a, A b, A c, A d, A g, T* top, T* top_right, T* bot, T* bot_r
 }
 
 #if defined(__AVX2__)
-// pool_pick() on 8 lanes. max_ps(v, acc) is v > acc ? v : acc (ties keep acc); a NaN v wins.
-inline __m256 pick8(__m256 acc, __m256 v) {
-  return _mm256_blendv_ps(_mm256_max_ps(v, acc), v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-}
-// takes() on 8 lanes, as a mask.
-inline __m256 takes8(__m256 v, __m256 acc) {
-  return _mm256_and_ps(_mm256_cmp_ps(v, acc, _CMP_NLE_UQ), _mm256_cmp_ps(acc, acc, _CMP_ORD_Q));
-}
-// [0 1 2 3 | 4 5 6 7] <-> [0 1 4 5 | 2 3 6 7]: the window order of the even/odd column shuffles.
-inline __m256 swap_mid(__m256 v) {
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), 0xD8));
-}
-
 // Two quads (4 adjacent windows of one output row each): quad k reads the 8 columns at xk and
 // xk + W (its two input rows) and writes its 4 outputs at yk. The quads may be the same one.
 inline void fwd_quads(const float* x0, const float* x1, int64_t W, float* y0, float* y1) {

@@ -77,6 +77,11 @@ bool direct_conv_applies(const Conv2dGeom& g);
 void direct_conv_fwd(const Conv2dGeom& g, const float* x, const float* w, const float* bias, float* y);
 void direct_conv_bp_weights(const Conv2dGeom& g, const float* x, const float* dy, float* dw);
 void direct_conv_bp_data(const Conv2dGeom& g, const float* w, const float* dy, float* dx);
+// The forward fused with 2x2 max pooling at stride 2 (conv2d_bias_max_pool2x2): where the direct
+// kernel applies and the output height is even; y and win are [n, k, oh / 2, ow / 2].
+bool direct_conv_pool_applies(const Conv2dGeom& g);
+void direct_conv_pool_fwd(const Conv2dGeom& g, const float* x, const float* w, const float* bias, float* y,
+                          uint8_t* win);
 
 // ---- oneDNN (conv_dnnl.cpp) ----
 enum class ConvPass { Fwd, BwdData, BwdWeights };

@@ -282,6 +282,51 @@ Conv2dGeom col2im_geom(const OpContext& c) {
   return g;
 }
 
+Conv2dGeom conv_pool2x2_geom(const OpContext& c) {
+  require_conv_dtypes(c);
+  Conv2dGeom g;
+  const Tensor &x = *c.in[0], &w = *c.in[1], &b = *c.in[2];
+  image_dims(c, x, "x", g);
+  if (w.rank() != 4 || w.shape.d[1] != g.c)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: w must have shape [out, %lld, kh, kw] (OIHW, x has %lld channels), got %s",
+         c.op->name, (long long)g.c, (long long)g.c, w.shape.str().c_str());
+  g.k = w.shape.d[0], g.kh = w.shape.d[2], g.kw = w.shape.d[3];
+  if (b.rank() != 1 || b.shape.d[0] != g.k)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: b must have shape [%lld] (one value per output channel), got %s", c.op->name,
+         (long long)g.k, b.shape.str().c_str());
+  if (g.kh < 1 || g.kw < 1 || g.kh > g.h || g.kw > g.w)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: the %lldx%lld kernel does not fit the %lldx%lld image", c.op->name,
+         (long long)g.kh, (long long)g.kw, (long long)g.h, (long long)g.w);
+  g.oh = g.h - g.kh + 1, g.ow = g.w - g.kw + 1;
+  if (g.oh % 2 || g.ow % 2)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: the convolution's output is %lldx%lld; 2x2 windows at stride 2 need both even",
+         c.op->name, (long long)g.oh, (long long)g.ow);
+  return g;
+}
+
+namespace {
+
+void infer_conv2d_bias_max_pool2x2(OpContext& c) {
+  Conv2dGeom g = conv_pool2x2_geom(c);
+  const Dims pooled = dims4(g.n, g.k, g.oh / 2, g.ow / 2);
+  c.spec[0] = {c.in[0]->dtype, pooled};
+  c.spec[1] = {NDRT_U8, pooled};
+}
+
+void infer_max_pool2x2_bp_index(OpContext& c) {
+  const Tensor &dy = *c.in[0], &win = *c.in[1];
+  if (win.dtype != NDRT_U8)
+    fail(NDRT_ERR_DTYPE_MISMATCH, "%s: index must be u8 (as conv2d_bias_max_pool2x2 writes it), got %s", c.op->name,
+         dtype_name(win.dtype));
+  require_float(c, dy.dtype);
+  if (dy.rank() != 4 || win.shape != dy.shape)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: index %s and dy %s must both be the pooled shape [N, C, PH, PW]", c.op->name,
+         win.shape.str().c_str(), dy.shape.str().c_str());
+  c.spec[0] = {dy.dtype, dims4(dy.shape.d[0], dy.shape.d[1], 2 * dy.shape.d[2], 2 * dy.shape.d[3])};
+}
+
+}  // namespace
+
 void define_conv_ops(Registry& r) {
   const std::vector<AttrDef> attrs = {attr_ints("strides", {1, 1}), attr_ints("padding", {0, 0}),
                                       attr_bool("same_padding", false), attr_ints("dilation", {1, 1}),
@@ -320,6 +365,22 @@ void define_conv_ops(Registry& r) {
             "gradient of the forward output; layout 0 = NCHW (channels on axis 1), 1 = NHWC (axis 3). f16/bf16 "
             "accumulate in f32, f32/f64 in f64.",
             {"dy"}, {"db"}, {attr_int("layout", kNCHW)}, infer_conv2d_bp_bias});
+  r.define({"conv2d_bias_max_pool2x2",
+            "conv2d_bias (stride 1, no padding, NCHW, weights OIHW) followed by max_pool2d over 2x2 windows at "
+            "stride 2, in one pass: y is exactly max_pool2d(conv2d_bias(x, w, b)) and index[n, o, p, q] (u8) is the "
+            "row-major position (0 top left, 1 top right, 2 bottom left, 3 bottom right) of the window element "
+            "max_pool2d_bp would send the gradient to (the first NaN, else the first maximum). The convolution's "
+            "output must have even height and width (2x2 windows cover it exactly). ndrt's direct kernel pools in "
+            "registers and never stores the convolution's output where it applies (f32, AVX-512, output width a "
+            "multiple of 8; impl ndrt:direct+pool); elsewhere the convolution runs first (ndrt:conv+pool). "
+            "Backward: max_pool2x2_bp_index, then conv2d_bp_weights / _bp_bias / _bp_data.",
+            {"x", "w", "b"}, {"y", "index"}, {}, infer_conv2d_bias_max_pool2x2});
+  r.define({"max_pool2x2_bp_index",
+            "Gradient of 2x2 max pooling at stride 2 from the window winners conv2d_bias_max_pool2x2 wrote: dx [N, C, "
+            "2*PH, 2*PW] holds 0 + dy[n, c, p, q] at row 2p + index/2, column 2q + index%2 of each window and 0 "
+            "elsewhere, exactly what max_pool2d_bp gives from the pooled input. index (u8, values 0..3; others are "
+            "an error) and dy have the pooled shape. dtypes f32, f64 (dy's).",
+            {"dy", "index"}, {"dx"}, {}, infer_max_pool2x2_bp_index});
   define_conv_pool_ops(r);
 }
 

@@ -400,6 +400,131 @@ TEST(ColGrad, Col2imIsTheAdjointOfIm2col) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// conv2d_bias_max_pool2x2 and max_pool2x2_bp_index
+// ---------------------------------------------------------------------------------------------
+
+// Runs conv2d_bias_max_pool2x2 into outputs prefilled with 99 / 7 (so a window the kernel skipped
+// shows); y and index.
+std::pair<Tensor, Tensor> conv_pool(const Tensor& x, const Tensor& w, const Tensor& b, const Shape& pooled) {
+  Tensor y = from_values(NDRT_F32, pooled, std::vector<double>(size_t(numel_of(pooled)), 99.0));
+  Tensor idx = from_values(NDRT_U8, pooled, std::vector<double>(size_t(numel_of(pooled)), 7.0));
+  std::vector<ndrt_handle> out = {y.get(), idx.get()};
+  NT_CHECK(exec("conv2d_bias_max_pool2x2", {x.get(), w.get(), b.get()}, out));
+  return {std::move(y), std::move(idx)};
+}
+
+// The fused op gives exactly conv2d_bias then max_pool2d (its convolution is the direct kernel, or
+// where that does not apply, ndrt's own), each window's winner where max_pool2d_bp sends the
+// gradient, and max_pool2x2_bp_index exactly max_pool2d_bp's dx; y against a float64 reference.
+// Random data, then with ties (integers) and NaNs; the direct kernel's geometries (LeNet's two,
+// pooled rows odd so a tile repeats its last pair, output channels not a multiple of 5, 1x1 and
+// wide kernels) and ones it does not take (output width 6 and 10); 1 and 2 threads.
+TEST(ConvPool, FusedOpIsConvolutionThenPoolingBitForBit) {
+  struct Case {
+    Geo g;
+    bool direct;
+  };
+  const std::vector<Case> cases = {
+      {geo(3, 1, 28, 28, 20, 5, 5), true},   {geo(3, 20, 12, 12, 50, 5, 5), true}, {geo(2, 3, 14, 20, 7, 3, 5), true},
+      {geo(2, 3, 10, 9, 4, 3, 2), true},     {geo(2, 4, 8, 8, 3, 1, 1), true},     {geo(1, 2, 8, 15, 6, 3, 8), true},
+      {geo(2, 2, 7, 9, 3, 2, 4), false},     {geo(2, 3, 10, 12, 5, 3, 3), false},
+  };
+  char old[32], direct[8];
+  size_t need = 0;
+  NT_CHECK(ndrt_config_get("cpu.direct_conv", direct, sizeof direct, &need));
+  const bool avx512 = std::string(direct) == "1";
+  NT_CHECK(ndrt_config_get("cpu.threads", old, sizeof old, &need));
+  std::mt19937 rng(21);
+  for (const char* threads : {"1", "2"}) {
+    NT_CHECK(ndrt_config_set("cpu.threads", threads));
+    for (const Case& cs : cases)
+      for (int data = 0; data < 3; ++data) {  // random, ties, NaNs
+        const Geo g = cs.g.resolve();
+        const std::string what = g.str() + " data " + std::to_string(data) + " threads " + threads;
+        SCOPED_TRACE(what);
+        const Gen gen = data == 1 ? Gen([](std::mt19937& r) { return double(int(r() % 5) - 2); }) : default_gen(NDRT_F32);
+        std::vector<double> xv(size_t(numel_of(g.xs()))), wv(size_t(numel_of(g.ws()))), bv(size_t(g.k));
+        for (double& v : xv) v = gen(rng);
+        for (double& v : wv) v = gen(rng);
+        for (double& v : bv) v = gen(rng);
+        if (data == 2)
+          for (int i = 0; i < 3; ++i) xv[rng() % xv.size()] = std::numeric_limits<double>::quiet_NaN();
+        Tensor x = from_values(NDRT_F32, g.xs(), xv), w = from_values(NDRT_F32, g.ws(), wv);
+        Tensor b = from_values(NDRT_F32, {g.k}, bv);
+        const Shape pooled = {g.n, g.k, g.oh / 2, g.ow / 2};
+        NT_CHECK(ndrt_profiler_clear());
+        NT_CHECK(ndrt_profiler_enable(1));
+        auto [y, idx] = conv_pool(x, w, b, pooled);
+        NT_CHECK(ndrt_profiler_enable(0));
+        const std::string impl = ct::profiled_impls();
+        NT_CHECK(ndrt_profiler_clear());
+        EXPECT_TRUE(ct::contains(impl, cs.direct && avx512 ? "ndrt:direct+pool" : "ndrt:conv+pool")) << impl;
+        // The separate ops on ndrt's convolution (the one the fused op runs).
+        Tensor z = run("conv2d_bias", {&x, &w, &b}, ct::conv_attrs(g, 1));
+        const Attrs pa = ct::pool_attrs(pgeo(g.n, g.k, g.oh, g.ow, 2, 2).stride(2, 2).resolve(), false, false);
+        expect_same(read_values(y), read_values(run("max_pool2d", {&z}, pa)), "y " + what);
+        Tensor dy = from_values(NDRT_F32, pooled, [&] {
+          std::vector<double> v(size_t(numel_of(pooled)));
+          for (double& e : v) e = default_gen(NDRT_F32)(rng);
+          return v;
+        }());
+        const std::vector<double> dx_want = read_values(run("max_pool2d_bp", {&z, &dy}, pa));
+        expect_same(read_values(run("max_pool2x2_bp_index", {&dy, &idx})), dx_want, "dx " + what);
+        // Each window's winner is the element max_pool2d_bp gives a gradient of 1.
+        Tensor ones = from_values(NDRT_F32, pooled, std::vector<double>(size_t(numel_of(pooled)), 1.0));
+        const std::vector<double> hit = read_values(run("max_pool2d_bp", {&z, &ones}, pa));
+        const std::vector<double> got_idx = read_values(idx);
+        int bad = 0;
+        for (int64_t pl = 0; pl < g.n * g.k && bad < 5; ++pl)
+          for (int64_t p = 0; p < g.oh / 2; ++p)
+            for (int64_t q = 0; q < g.ow / 2; ++q) {
+              int want = -1;
+              for (int e = 3; e >= 0; --e)
+                if (hit[size_t((pl * g.oh + 2 * p + e / 2) * g.ow + 2 * q + e % 2)] == 1.0) want = e;
+              const double got = got_idx[size_t((pl * (g.oh / 2) + p) * (g.ow / 2) + q)];
+              if (got != want) ADD_FAILURE() << what << " window " << pl << "," << p << "," << q << ": index " << got << ", want " << want, ++bad;
+            }
+        if (data == 0) {  // against the float64 convolution, then the max of each window
+          const ct::Ref r = ct::conv_ref(g, xv, wv, &bv);
+          const std::vector<double> yv = read_values(y);
+          for (int64_t pl = 0; pl < g.n * g.k; ++pl)
+            for (int64_t p = 0; p < g.oh / 2; ++p)
+              for (int64_t q = 0; q < g.ow / 2; ++q) {
+                double m = -std::numeric_limits<double>::infinity(), tol = 0;
+                for (int e = 0; e < 4; ++e) {
+                  const size_t zi = size_t((pl * g.oh + 2 * p + e / 2) * g.ow + 2 * q + e % 2);
+                  m = std::max(m, r.want[zi]);
+                  tol = std::max(tol, 1e-5 * r.mag[zi] + 1e-6);
+                }
+                ASSERT_NEAR(yv[size_t((pl * (g.oh / 2) + p) * (g.ow / 2) + q)], m, tol) << what;
+              }
+        }
+      }
+  }
+  NT_CHECK(ndrt_config_set("cpu.threads", old));
+}
+
+// max_pool2x2_bp_index in f64 too, on winners from f64 data (the fused forward is f32 only).
+TEST(ConvPool, BackwardFromIndexF64) {
+  std::mt19937 rng(4);
+  const Geo g = pgeo(2, 3, 6, 10, 2, 2).stride(2, 2).resolve();
+  Operand X = make_operand(NDRT_F64, g.xs(), Kind::Contig, default_gen(NDRT_F64), rng);
+  Operand DY = make_operand(NDRT_F64, g.ys(), Kind::Contig, default_gen(NDRT_F64), rng);
+  const Attrs pa = ct::pool_attrs(g, false, false);
+  Tensor ones = from_values(NDRT_F64, g.ys(), std::vector<double>(size_t(numel_of(g.ys())), 1.0));
+  const std::vector<double> hit = read_values(run("max_pool2d_bp", {&X.view, &ones}, pa));
+  std::vector<double> idx(size_t(numel_of(g.ys())));
+  for (int64_t pl = 0; pl < g.n * g.c; ++pl)
+    for (int64_t p = 0; p < g.oh; ++p)
+      for (int64_t q = 0; q < g.ow; ++q)
+        for (int e = 0; e < 4; ++e)
+          if (hit[size_t((pl * g.h + 2 * p + e / 2) * g.w + 2 * q + e % 2)] == 1.0) idx[size_t((pl * g.oh + p) * g.ow + q)] = e;
+  Tensor ti = from_values(NDRT_U8, g.ys(), idx);
+  expect_same(read_values(run("max_pool2x2_bp_index", {&DY.view, &ti})),
+              read_values(run("max_pool2d_bp", {&X.view, &DY.view}, pa)), "dx f64");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------------
 
@@ -440,6 +565,42 @@ TEST(PoolErrors, BadAttributesShapesAndDtypesSayWhatIsWrong) {
   Tensor dy64 = create(NDRT_F64, {2, 3, 3, 3});
   expect_error(NDRT_ERR_DTYPE_MISMATCH, "avg_pool2d_bp", {&x, &dy64}, ct::pool_attrs(g, true, false),
                "avg_pool2d_bp: input 1 is f64 but input 0 is f32 (cast explicitly)");
+}
+
+TEST(ConvPoolErrors, BadShapesDtypesAndIndicesSayWhatIsWrong) {
+  auto fused_error = [](ndrt_status want, const Tensor& x, const Tensor& w, const Tensor& b, const std::string& msg) {
+    std::vector<ndrt_handle> out = {0, 0};
+    EXPECT_STATUS(want, exec("conv2d_bias_max_pool2x2", {x.get(), w.get(), b.get()}, out));
+    EXPECT_EQ(out[0], ndrt_handle(0));
+    EXPECT_EQ(out[1], ndrt_handle(0));
+    if (!msg.empty()) {
+      EXPECT_EQ(std::string(ndrt_last_error()), msg);
+    }
+  };
+  Tensor x = create(NDRT_F32, {2, 3, 9, 12}), w = create(NDRT_F32, {4, 3, 3, 3}), b = create(NDRT_F32, {4});
+  fused_error(NDRT_ERR_SHAPE_MISMATCH, x, w, b,
+              "conv2d_bias_max_pool2x2: the convolution's output is 7x10; 2x2 windows at stride 2 need both even");
+  Tensor x2 = create(NDRT_F32, {2, 3, 10, 12}), w2 = create(NDRT_F32, {4, 2, 3, 3});
+  fused_error(NDRT_ERR_SHAPE_MISMATCH, x2, w2, b,
+              "conv2d_bias_max_pool2x2: w must have shape [out, 3, kh, kw] (OIHW, x has 3 channels), got [4,2,3,3]");
+  Tensor b5 = create(NDRT_F32, {5});
+  fused_error(NDRT_ERR_SHAPE_MISMATCH, x2, w, b5,
+              "conv2d_bias_max_pool2x2: b must have shape [4] (one value per output channel), got [5]");
+  Tensor x64 = create(NDRT_F64, {2, 3, 10, 12}), w64 = create(NDRT_F64, {4, 3, 3, 3}), b64 = create(NDRT_F64, {4});
+  fused_error(NDRT_ERR_NOT_SUPPORTED, x64, w64, b64, "");
+  Tensor dy = create(NDRT_F32, {2, 4, 4, 5});
+  Tensor idx_bad = from_values(NDRT_U8, {2, 4, 4, 4}, std::vector<double>(128, 1.0));
+  expect_error(NDRT_ERR_SHAPE_MISMATCH, "max_pool2x2_bp_index", {&dy, &idx_bad}, {},
+               "max_pool2x2_bp_index: index [2,4,4,4] and dy [2,4,4,5] must both be the pooled shape [N, C, PH, PW]");
+  std::vector<double> iv(160, 3.0);
+  iv[77] = 4.0;
+  Tensor idx4 = from_values(NDRT_U8, {2, 4, 4, 5}, iv);
+  Tensor dyv = from_values(NDRT_F32, {2, 4, 4, 5}, std::vector<double>(160, 1.0));
+  expect_error(NDRT_ERR_INVALID_ARGUMENT, "max_pool2x2_bp_index", {&dyv, &idx4}, {},
+               "max_pool2x2_bp_index: index holds a value above 3 (a window has 4 elements, 0..3)");
+  Tensor idx_i32 = create(NDRT_I32, {2, 4, 4, 5});
+  expect_error(NDRT_ERR_DTYPE_MISMATCH, "max_pool2x2_bp_index", {&dyv, &idx_i32}, {},
+               "max_pool2x2_bp_index: index must be u8 (as conv2d_bias_max_pool2x2 writes it), got i32");
 }
 
 TEST(ColErrors, BadAttributesAndShapesSayWhatIsWrong) {

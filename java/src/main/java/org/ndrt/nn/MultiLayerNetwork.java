@@ -116,6 +116,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
         layers[i] = Layers.create(conf, i, dtype);
       }
       Layers.planChannelsLast(layers);
+      Layers.planConvPool(layers);
       input = new InputStage(conf.inputType(), dtype, indexInput);
       allocate(randomize);
     } catch (RuntimeException e) {

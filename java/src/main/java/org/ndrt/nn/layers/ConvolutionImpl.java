@@ -22,6 +22,8 @@ final class ConvolutionImpl extends ImageLayerImpl {
   private Tensor x;
   private Tensor z;
   private Tensor y;
+  /** The max pooling layer right after this one when the two run as one op ({@link Layers#planConvPool}). */
+  private SubsamplingImpl pool;
 
   ConvolutionImpl(ConvolutionLayer conf, InputType out, DType dtype) {
     super(dtype);
@@ -44,6 +46,21 @@ final class ConvolutionImpl extends ImageLayerImpl {
         && java.util.Arrays.stream(padding).allMatch(v -> v == 0) && outShape[2] % 8 == 0;
   }
 
+  /**
+   * Whether this layer and a 2x2 max pooling at stride 2 after it can run as ndrt's direct kernel
+   * fused with the pooling (conv2d_bias_max_pool2x2): {@link #directForward}, NCHW, no activation,
+   * an even output height.
+   */
+  boolean canFusePool() {
+    return directForward() && !nhwc && act == Activation.IDENTITY && outShape[1] % 2 == 0;
+  }
+
+  /** Runs this layer's forward fused with {@code p}'s (which then passes the pooled output on). */
+  void fusePool(SubsamplingImpl p) {
+    pool = p;
+    p.fuseAfter();
+  }
+
   static long[] longs(int[] v) {
     long[] r = new long[v.length];
     for (int i = 0; i < v.length; ++i) {
@@ -63,6 +80,9 @@ final class ConvolutionImpl extends ImageLayerImpl {
   @Override
   public Tensor forward(Tensor in, boolean training) {
     x = opInput("x_nhwc", in);
+    if (pool != null) {
+      return pool.fusedForward(x, p[0], p[1]);  // the convolution's own output is never stored
+    }
     long n = in.shape()[0];
     z = buffer("z", dtype, opShape(n, outShape));
     Ops.conv2dBias(x, weights(), p[1], stride, padding, same, dilation, 1, layout(), 0, z);

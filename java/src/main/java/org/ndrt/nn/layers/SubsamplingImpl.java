@@ -16,6 +16,10 @@ final class SubsamplingImpl extends ImageLayerImpl {
   private final boolean same;
   private final long[] outShape;
   private Tensor x;
+  /** Set when the convolution before this layer runs the pooling too (conv2d_bias_max_pool2x2). */
+  private boolean fused;
+  /** Fused: each window's winner, from the forward, for the backward. */
+  private Tensor index;
 
   SubsamplingImpl(SubsamplingLayer conf, InputType out, DType dtype) {
     super(dtype);
@@ -27,8 +31,29 @@ final class SubsamplingImpl extends ImageLayerImpl {
     this.outShape = new long[] {out.channels, out.height, out.width};
   }
 
+  /** Max pooling over 2x2 windows at stride 2 with no padding, NCHW: what conv2d_bias_max_pool2x2 runs. */
+  boolean isMax2x2() {
+    return max && !nhwc && !same && java.util.Arrays.equals(kernel, new long[] {2, 2})
+        && java.util.Arrays.equals(stride, new long[] {2, 2}) && java.util.Arrays.stream(padding).allMatch(v -> v == 0);
+  }
+
+  void fuseAfter() {
+    fused = true;
+  }
+
+  /** The fused forward, called by the convolution before: the pooled output into this layer's buffer. */
+  Tensor fusedForward(Tensor convIn, Tensor w, Tensor b) {
+    Tensor y = buffer("y", dtype, opShape(convIn.shape()[0], outShape));
+    index = buffer("index", DType.U8, y.shape());
+    Ops.conv2dBiasMaxPool2x2(convIn, w, b, y, index);
+    return y;
+  }
+
   @Override
   public Tensor forward(Tensor in, boolean training) {
+    if (fused) {
+      return in;  // pooled by the convolution's fusedForward call
+    }
     x = opInput("x_nhwc", in);
     Tensor y = buffer("y", dtype, opShape(in.shape()[0], outShape));
     y = max ? Ops.maxPool2d(x, kernel, stride, padding, same, layout(), y)
@@ -42,6 +67,10 @@ final class SubsamplingImpl extends ImageLayerImpl {
       return null;
     }
     Tensor dy = opGradient("dy_nhwc", dyIn);
+    if (fused) {
+      long[] s = dy.shape();
+      return Ops.maxPool2x2BpIndex(dy, index, buffer("dx", dtype, s[0], s[1], 2 * s[2], 2 * s[3]));
+    }
     Tensor dx = buffer("dx", dtype, x.shape());
     dx = max ? Ops.maxPool2dBp(x, dy, kernel, stride, padding, same, layout(), dx)
              : Ops.avgPool2dBp(x, dy, kernel, stride, padding, same, layout(), false, dx);
