@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.ndrt.Ndrt;
 import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
 import org.ndrt.nn.conf.Activation;
@@ -46,51 +45,14 @@ class ChannelsLastTest {
         .build();
   }
 
-  /** Parameters after three steps and the output on the data, and whether transpose_copy ran. */
-  static final class Run {
-    float[] params;
-    float[] output;
-    boolean transposed;
-  }
-
-  static Run train(boolean channelsLast, DataSet ds) {
-    String old = System.getProperty("org.ndrt.channelsLast");
-    System.setProperty("org.ndrt.channelsLast", Boolean.toString(channelsLast));
-    Run r = new Run();
-    try (MultiLayerNetwork n = new MultiLayerNetwork(net())) {
-      n.init();
-      Ndrt.clearProfiler();
-      Ndrt.setProfilerEnabled(true);
-      try {
-        for (int i = 0; i < 3; ++i) {
-          n.fit(ds);
-        }
-      } finally {
-        Ndrt.setProfilerEnabled(false);
-      }
-      r.transposed = Ndrt.profilerSummary().contains("transpose_copy");
-      r.params = n.params().toFloatArray();
-      try (Tensor out = n.output(ds.getFeatures())) {
-        r.output = out.toFloatArray();
-      }
-    } finally {
-      if (old == null) {
-        System.clearProperty("org.ndrt.channelsLast");
-      } else {
-        System.setProperty("org.ndrt.channelsLast", old);
-      }
-    }
-    return r;
-  }
-
   @Test
   void channelsLastRunsTrainLikeNchwLayers() {
     try (DataSet ds = MultiLayerNetworkTest.randomData(6, 10 * 10 * 3, 3, 5)) {
       try (Tensor x = ds.getFeatures().reshape(6, 3, 10, 10); DataSet images = new DataSet(x.dup(), ds.getLabels().dup())) {
-        Run nchw = train(false, images);
-        Run nhwc = train(true, images);
-        assertFalse(nchw.transposed, "off: no layout copies");
-        assertTrue(nhwc.transposed, "on: the run's layout copies ran (the NHWC path was taken)");
+        PropertyRuns.Run nchw = PropertyRuns.train(net(), "org.ndrt.channelsLast", "false", images, 3);
+        PropertyRuns.Run nhwc = PropertyRuns.train(net(), "org.ndrt.channelsLast", "true", images, 3);
+        assertFalse(nchw.ops.contains("transpose_copy"), "off: no layout copies");
+        assertTrue(nhwc.ops.contains("transpose_copy"), "on: the run's layout copies ran (the NHWC path was taken)");
         assertEquals(nchw.params.length, nhwc.params.length);
         int moved = 0;
         for (int i = 0; i < nchw.params.length; ++i) {

@@ -44,49 +44,13 @@ class ConvPoolFusionTest {
         .build();
   }
 
-  static final class Run {
-    float[] params;
-    float[] output;
-    String ops;
-  }
-
-  static Run train(boolean fuse, DataSet ds) {
-    String old = System.getProperty("org.ndrt.fuseConvPool");
-    System.setProperty("org.ndrt.fuseConvPool", Boolean.toString(fuse));
-    Run r = new Run();
-    try (MultiLayerNetwork n = new MultiLayerNetwork(net())) {
-      n.init();
-      Ndrt.clearProfiler();
-      Ndrt.setProfilerEnabled(true);
-      try {
-        for (int i = 0; i < 3; ++i) {
-          n.fit(ds);
-        }
-      } finally {
-        Ndrt.setProfilerEnabled(false);
-      }
-      r.ops = Ndrt.profilerSummary();
-      r.params = n.params().toFloatArray();
-      try (Tensor out = n.output(ds.getFeatures())) {
-        r.output = out.toFloatArray();
-      }
-    } finally {
-      if (old == null) {
-        System.clearProperty("org.ndrt.fuseConvPool");
-      } else {
-        System.setProperty("org.ndrt.fuseConvPool", old);
-      }
-    }
-    return r;
-  }
-
   @Test
   void fusedConvolutionAndPoolingTrainAsSeparateOps() {
     Assumptions.assumeTrue("1".equals(Ndrt.config("cpu.direct_conv")), "ndrt's direct convolution needs AVX-512");
     try (DataSet ds = MultiLayerNetworkTest.randomData(9, 20 * 20, 3, 7)) {
       try (Tensor x = ds.getFeatures().reshape(9, 1, 20, 20); DataSet images = new DataSet(x.dup(), ds.getLabels().dup())) {
-        Run separate = train(false, images);
-        Run fused = train(true, images);
+        PropertyRuns.Run separate = PropertyRuns.train(net(), "org.ndrt.fuseConvPool", "false", images, 3);
+        PropertyRuns.Run fused = PropertyRuns.train(net(), "org.ndrt.fuseConvPool", "true", images, 3);
         assertFalse(separate.ops.contains("conv2d_bias_max_pool2x2"), "off: the separate ops ran\n" + separate.ops);
         assertTrue(fused.ops.contains("conv2d_bias_max_pool2x2") && fused.ops.contains("max_pool2x2_bp_index")
             && !fused.ops.contains("max_pool2d"), "on: both pairs ran fused\n" + fused.ops);
