@@ -151,7 +151,6 @@ template <class T> void conv2d_kernel(OpContext& c) { conv_pass<T>(c, ConvPass::
 template <class T> void conv2d_bp_data_kernel(OpContext& c) { conv_pass<T>(c, ConvPass::BwdData); }
 template <class T> void conv2d_bp_weights_kernel(OpContext& c) { conv_pass<T>(c, ConvPass::BwdWeights); }
 
-// db[k] = sum of dy over n, h, w; accumulates in f64 (f32 for f16/bf16 would do, f64 costs nothing here).
 #if defined(__AVX2__)
 // Sum over n and p of dy[n][k][p] (NCHW f32, P = plane) in f64: 32 floats per step into 8 vectors
 // of 4 doubles, so the adds' latency does not set the pace (with 2 vectors the bias gradient read
@@ -180,6 +179,7 @@ inline double sum_channel_f32(const float* dy, int64_t N, int64_t K, int64_t P, 
 }
 #endif
 
+// db[k] = sum of dy over n, h, w; accumulates in f64 (f32 for f16/bf16 would do, f64 costs nothing here).
 template <class T>
 void conv2d_bp_bias_kernel(OpContext& c) {
   const bool nhwc = c.attrs.get_int(0) == kNHWC;

@@ -128,10 +128,9 @@ NDRT_DIRECT_TARGET void pool_tile(const Conv2dGeom& g, const float* x, const flo
     const __m256 a = _mm256_shuffle_ps(acc[o][0], acc[o][2], 0x88), b = _mm256_shuffle_ps(acc[o][0], acc[o][2], 0xDD);
     const __m256 c = _mm256_shuffle_ps(acc[o][1], acc[o][3], 0x88), d = _mm256_shuffle_ps(acc[o][1], acc[o][3], 0xDD);
     const __m256 m = swap_mid(pick8(pick8(a, b), pick8(c, d)));  // [p: 0 1 2 3 | p1: 0 1 2 3]
-    const __m256 tb = takes8(b, a), td = takes8(d, c);
-    const __m256 down = takes8(_mm256_blendv_ps(c, d, td), _mm256_blendv_ps(a, b, tb));
-    const __m256i side = _mm256_castps_si256(_mm256_blendv_ps(tb, td, down));
-    const __m256i idx = _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(down), two), _mm256_and_si256(side, one));
+    const Winner8 wn = window_winner8(a, b, c, d);  // its position: down ? 2 + right_bottom : right_top
+    const __m256i side = _mm256_castps_si256(_mm256_blendv_ps(wn.right_top, wn.right_bottom, wn.down));
+    const __m256i idx = _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(wn.down), two), _mm256_and_si256(side, one));
     // 8 bytes in m's order (the zero-masking form: see add_shifted on GCC 12's unmasked ones).
     const __m128i bytes = _mm256_maskz_cvtepi32_epi8(__mmask8(0xFF), _mm256_permute4x64_epi64(idx, 0xD8));
     float* yo = y + ch[o] * pooled + col / 2;

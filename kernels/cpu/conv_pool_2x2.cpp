@@ -26,30 +26,15 @@ namespace ndrt {
 
 namespace {
 
-// c ? x : y on the bits (A is float or double): GCC turns these selects into branches otherwise,
-// which random data mispredicts half the time.
-template <class A>
-A select(bool c, A x, A y) {
-  using U = std::conditional_t<sizeof(A) == 4, uint32_t, uint64_t>;
-  U ux, uy;
-  std::memcpy(&ux, &x, sizeof ux);
-  std::memcpy(&uy, &y, sizeof uy);
-  const U m = U(0) - U(c);
-  ux = (ux & m) | (uy & ~m);
-  std::memcpy(&x, &ux, sizeof ux);
-  return x;
-}
-
 // Writes g to the window's winner and 0 to the other three (g already 0 + dy).
 template <class A, class T>
 void window_grad(A a, A b, A c, A d, A g, T* top, T* top_right, T* bot, T* bot_right) {
-  const bool tb = takes(b, a), td = takes(d, c);
-  const bool down = takes(select(td, d, c), select(tb, b, a));
-  const A gt = select(down, A(0), g), gb = select(down, g, A(0));
-  *top = T(select(tb, A(0), gt));
-  *top_right = T(select(tb, gt, A(0)));
-  *bot = T(select(td, A(0), gb));
-  *bot_right = T(select(td, gb, A(0)));
+  const Winner win = window_winner(a, b, c, d);
+  const A gt = select(win.down, A(0), g), gb = select(win.down, g, A(0));
+  *top = T(select(win.right_top, A(0), gt));
+  *top_right = T(select(win.right_top, gt, A(0)));
+  *bot = T(select(win.right_bottom, A(0), gb));
+  *bot_right = T(select(win.right_bottom, gb, A(0)));
 }
 
 #if defined(__AVX2__)
@@ -73,8 +58,8 @@ inline void bwd_quads(const float* x0, const float* x1, int64_t W, const float* 
   const __m256 b0 = _mm256_loadu_ps(x0 + W), b1 = _mm256_loadu_ps(x1 + W);
   const __m256 al = _mm256_shuffle_ps(a0, a1, 0x88), ar = _mm256_shuffle_ps(a0, a1, 0xDD);
   const __m256 bl = _mm256_shuffle_ps(b0, b1, 0x88), br = _mm256_shuffle_ps(b0, b1, 0xDD);
-  const __m256 ta = takes8(ar, al), tb = takes8(br, bl);  // the right column wins, top and bottom row
-  const __m256 down = takes8(_mm256_blendv_ps(bl, br, tb), _mm256_blendv_ps(al, ar, ta));  // the bottom row wins
+  const Winner8 win = window_winner8(al, ar, bl, br);
+  const __m256 ta = win.right_top, tb = win.right_bottom, down = win.down;
   const __m256 dy = _mm256_set_m128(_mm_loadu_ps(d1), _mm_loadu_ps(d0));
   const __m256 d = _mm256_add_ps(swap_mid(dy), _mm256_setzero_ps());  // window order, 0 + dy
   const __m256 gt = _mm256_andnot_ps(down, d), gb = _mm256_and_ps(down, d);

@@ -33,7 +33,7 @@ void pool_with_winners(const Conv2dGeom& g, const float* z, float* y, uint8_t* w
           const float* t = z + pl * plane + 2 * p * OW + 2 * q;
           const int64_t at = pl * pooled + p * PW + q;
           y[at] = window_max(t[0], t[1], t[OW], t[OW + 1]);
-          win[at] = uint8_t(window_winner(t[0], t[1], t[OW], t[OW + 1]));
+          win[at] = uint8_t(winner_position(window_winner(t[0], t[1], t[OW], t[OW + 1])));
         }
   });
 }
@@ -58,8 +58,8 @@ void conv_pool_kernel(OpContext& c) {
   wo.finish();
 }
 
-// dx rows 2p, 2p + 1 of one plane from pooled row p: q0.. of win and dy. Returns false if a winner
-// is not 0..3.
+// dx rows top and bot (2p and 2p + 1 of a plane) from pooled row p's PW winners and dy values.
+// Returns false if a winner is not 0..3.
 template <class T>
 bool unpool_row(const uint8_t* win, const T* dy, T* top, T* bot, int64_t PW) {
   int64_t q = 0;

@@ -115,15 +115,16 @@ void require_conv_dtypes(const OpContext& c) {
   require_same_dtype(c);
 }
 
+void check_bias(const OpContext& c, const Tensor& b, int64_t k) {
+  if (b.rank() != 1 || b.shape.d[0] != k)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: b must have shape [%lld] (one value per output channel), got %s", c.op->name,
+         (long long)k, b.shape.str().c_str());
+}
+
 void infer_conv2d(OpContext& c) {
   require_conv_dtypes(c);
   Conv2dGeom g = conv2d_geom(c);
-  if (c.n_in == 3) {  // conv2d_bias
-    const Tensor& b = *c.in[2];
-    if (b.rank() != 1 || b.shape.d[0] != g.k)
-      fail(NDRT_ERR_SHAPE_MISMATCH, "%s: b must have shape [%lld] (one value per output channel), got %s", c.op->name,
-           (long long)g.k, b.shape.str().c_str());
-  }
+  if (c.n_in == 3) check_bias(c, *c.in[2], g.k);  // conv2d_bias
   c.spec[0] = {c.in[0]->dtype, g.y_shape()};
 }
 
@@ -285,15 +286,13 @@ Conv2dGeom col2im_geom(const OpContext& c) {
 Conv2dGeom conv_pool2x2_geom(const OpContext& c) {
   require_conv_dtypes(c);
   Conv2dGeom g;
-  const Tensor &x = *c.in[0], &w = *c.in[1], &b = *c.in[2];
+  const Tensor &x = *c.in[0], &w = *c.in[1];
   image_dims(c, x, "x", g);
   if (w.rank() != 4 || w.shape.d[1] != g.c)
     fail(NDRT_ERR_SHAPE_MISMATCH, "%s: w must have shape [out, %lld, kh, kw] (OIHW, x has %lld channels), got %s",
          c.op->name, (long long)g.c, (long long)g.c, w.shape.str().c_str());
   g.k = w.shape.d[0], g.kh = w.shape.d[2], g.kw = w.shape.d[3];
-  if (b.rank() != 1 || b.shape.d[0] != g.k)
-    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: b must have shape [%lld] (one value per output channel), got %s", c.op->name,
-         (long long)g.k, b.shape.str().c_str());
+  check_bias(c, *c.in[2], g.k);
   if (g.kh < 1 || g.kw < 1 || g.kh > g.h || g.kw > g.w)
     fail(NDRT_ERR_SHAPE_MISMATCH, "%s: the %lldx%lld kernel does not fit the %lldx%lld image", c.op->name,
          (long long)g.kh, (long long)g.kw, (long long)g.h, (long long)g.w);

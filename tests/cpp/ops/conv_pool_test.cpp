@@ -586,6 +586,9 @@ TEST(ConvPoolErrors, BadShapesDtypesAndIndicesSayWhatIsWrong) {
   Tensor b5 = create(NDRT_F32, {5});
   fused_error(NDRT_ERR_SHAPE_MISMATCH, x2, w, b5,
               "conv2d_bias_max_pool2x2: b must have shape [4] (one value per output channel), got [5]");
+  Tensor x_small = create(NDRT_F32, {2, 3, 2, 12});
+  fused_error(NDRT_ERR_SHAPE_MISMATCH, x_small, w, b,
+              "conv2d_bias_max_pool2x2: the 3x3 kernel does not fit the 2x12 image");
   Tensor x64 = create(NDRT_F64, {2, 3, 10, 12}), w64 = create(NDRT_F64, {4, 3, 3, 3}), b64 = create(NDRT_F64, {4});
   fused_error(NDRT_ERR_NOT_SUPPORTED, x64, w64, b64, "");
   Tensor dy = create(NDRT_F32, {2, 4, 4, 5});
