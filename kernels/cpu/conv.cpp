@@ -27,6 +27,7 @@ namespace ndrt {
 
 void register_cpu_conv_pool(Registry& r);        // conv_pool.cpp
 void register_cpu_conv_pool_fused(Registry& r);  // conv_pool_fused.cpp
+void register_cpu_conv_pool_bp(Registry& r);     // conv_pool_bp.cpp
 
 namespace {
 
@@ -292,6 +293,7 @@ void register_cpu_conv(Registry& r) {
   });
   register_cpu_conv_pool(r);
   register_cpu_conv_pool_fused(r);
+  register_cpu_conv_pool_bp(r);
 }
 
 }  // namespace ndrt

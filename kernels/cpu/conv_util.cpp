@@ -28,12 +28,14 @@ void copy_convert(const Tensor& dst, const Tensor& src) {
   });
 }
 
-// Same-dtype copies move words: one instantiation per element size.
+// Same-dtype copies move words: one instantiation per element size (1: the pooling's u8 index).
 void copy_same(const Tensor& dst, const Tensor& src) {
   switch (src.itemsize()) {
+    case 1: return copy_convert<uint8_t, uint8_t>(dst, src);
     case 2: return copy_convert<uint16_t, uint16_t>(dst, src);
     case 4: return copy_convert<uint32_t, uint32_t>(dst, src);
-    default: return copy_convert<uint64_t, uint64_t>(dst, src);
+    case 8: return copy_convert<uint64_t, uint64_t>(dst, src);
+    default: fail(NDRT_ERR_INTERNAL, "conv copy: unexpected element size %d", int(src.itemsize()));
   }
 }
 

@@ -284,7 +284,12 @@ Conv2dGeom col2im_geom(const OpContext& c) {
 }
 
 Conv2dGeom conv_pool2x2_geom(const OpContext& c) {
-  require_conv_dtypes(c);
+  // x, w and b (forward) or dy (backward) share a floating-point dtype; the backward's index is u8.
+  require_float(c, c.in[0]->dtype);
+  for (int i = 1; i < 3; ++i)
+    if (c.in[i]->dtype != c.in[0]->dtype)
+      fail(NDRT_ERR_DTYPE_MISMATCH, "%s: input %d is %s but input 0 is %s (cast explicitly)", c.op->name, i,
+           dtype_name(c.in[i]->dtype), dtype_name(c.in[0]->dtype));
   Conv2dGeom g;
   const Tensor &x = *c.in[0], &w = *c.in[1];
   image_dims(c, x, "x", g);
@@ -292,7 +297,6 @@ Conv2dGeom conv_pool2x2_geom(const OpContext& c) {
     fail(NDRT_ERR_SHAPE_MISMATCH, "%s: w must have shape [out, %lld, kh, kw] (OIHW, x has %lld channels), got %s",
          c.op->name, (long long)g.c, (long long)g.c, w.shape.str().c_str());
   g.k = w.shape.d[0], g.kh = w.shape.d[2], g.kw = w.shape.d[3];
-  check_bias(c, *c.in[2], g.k);
   if (g.kh < 1 || g.kw < 1 || g.kh > g.h || g.kw > g.w)
     fail(NDRT_ERR_SHAPE_MISMATCH, "%s: the %lldx%lld kernel does not fit the %lldx%lld image", c.op->name,
          (long long)g.kh, (long long)g.kw, (long long)g.h, (long long)g.w);
@@ -307,6 +311,7 @@ namespace {
 
 void infer_conv2d_bias_max_pool2x2(OpContext& c) {
   Conv2dGeom g = conv_pool2x2_geom(c);
+  check_bias(c, *c.in[2], g.k);
   const Dims pooled = dims4(g.n, g.k, g.oh / 2, g.ow / 2);
   c.spec[0] = {c.in[0]->dtype, pooled};
   c.spec[1] = {NDRT_U8, pooled};
@@ -322,6 +327,31 @@ void infer_max_pool2x2_bp_index(OpContext& c) {
     fail(NDRT_ERR_SHAPE_MISMATCH, "%s: index %s and dy %s must both be the pooled shape [N, C, PH, PW]", c.op->name,
          win.shape.str().c_str(), dy.shape.str().c_str());
   c.spec[0] = {dy.dtype, dims4(dy.shape.d[0], dy.shape.d[1], 2 * dy.shape.d[2], 2 * dy.shape.d[3])};
+}
+
+// conv2d_max_pool2x2_bp_weights / _bp_data (x, w, dy, index): the forward's geometry; dy and
+// index have its pooled shape.
+Conv2dGeom infer_conv_pool2x2_bp(OpContext& c) {
+  Conv2dGeom g = conv_pool2x2_geom(c);
+  const Tensor &dy = *c.in[2], &win = *c.in[3];
+  if (win.dtype != NDRT_U8)
+    fail(NDRT_ERR_DTYPE_MISMATCH, "%s: index must be u8 (as conv2d_bias_max_pool2x2 writes it), got %s", c.op->name,
+         dtype_name(win.dtype));
+  const Dims pooled = dims4(g.n, g.k, g.oh / 2, g.ow / 2);
+  if (dy.shape != pooled || win.shape != pooled)
+    fail(NDRT_ERR_SHAPE_MISMATCH, "%s: dy %s and index %s must both be the pooled output's shape %s", c.op->name,
+         dy.shape.str().c_str(), win.shape.str().c_str(), pooled.str().c_str());
+  return g;
+}
+
+void infer_conv2d_max_pool2x2_bp_weights(OpContext& c) {
+  infer_conv_pool2x2_bp(c);
+  c.spec[0] = {c.in[1]->dtype, c.in[1]->shape};
+}
+
+void infer_conv2d_max_pool2x2_bp_data(OpContext& c) {
+  infer_conv_pool2x2_bp(c);
+  c.spec[0] = {c.in[0]->dtype, c.in[0]->shape};
 }
 
 }  // namespace
@@ -372,7 +402,9 @@ void define_conv_ops(Registry& r) {
             "output must have even height and width (2x2 windows cover it exactly). ndrt's direct kernel pools in "
             "registers and never stores the convolution's output where it applies (f32, AVX-512, output width a "
             "multiple of 8; impl ndrt:direct+pool); elsewhere the convolution runs first (ndrt:conv+pool). "
-            "Backward: max_pool2x2_bp_index, then conv2d_bp_weights / _bp_bias / _bp_data.",
+            "Backward: conv2d_max_pool2x2_bp_weights / _bp_data from the pooled gradient and index, and "
+            "conv2d_bp_bias on the pooled gradient (the zeros of the convolution's gradient add nothing); or "
+            "max_pool2x2_bp_index, then conv2d_bp_weights / _bp_bias / _bp_data.",
             {"x", "w", "b"}, {"y", "index"}, {}, infer_conv2d_bias_max_pool2x2});
   r.define({"max_pool2x2_bp_index",
             "Gradient of 2x2 max pooling at stride 2 from the window winners conv2d_bias_max_pool2x2 wrote: dx [N, C, "
@@ -380,6 +412,23 @@ void define_conv_ops(Registry& r) {
             "elsewhere, exactly what max_pool2d_bp gives from the pooled input. index (u8, values 0..3; others are "
             "an error) and dy have the pooled shape. dtypes f32, f64 (dy's).",
             {"dy", "index"}, {"dx"}, {}, infer_max_pool2x2_bp_index});
+  r.define({"conv2d_max_pool2x2_bp_weights",
+            "Gradient of conv2d_bias_max_pool2x2 with respect to w, from dy (the gradient of its pooled output y) "
+            "and the index it wrote: dw[o, c, i, j] = sum over n, p, q of dy[n, o, p, q] * x[n, c, 2p + index/2 + "
+            "i, 2q + index%2 + j] (index at [n, o, p, q]), which is conv2d_bp_weights(x, w, max_pool2x2_bp_index("
+            "dy, index)) without the terms of the zeros: a quarter of the multiply-adds. Takes the forward's x and w "
+            "(only w's shape and dtype are used); dy and index have y's shape; an index above 3 is an error. dtypes "
+            "f32 (AVX-512 register tiles where a kernel row of x channels-last, kw * channels, is at most 112 "
+            "floats: impl ndrt:sparse+avx512; else ndrt:sparse), f64.",
+            {"x", "w", "dy", "index"}, {"dw"}, {}, infer_conv2d_max_pool2x2_bp_weights});
+  r.define({"conv2d_max_pool2x2_bp_data",
+            "Gradient of conv2d_bias_max_pool2x2 with respect to x, from dy (the gradient of its pooled output y) "
+            "and the index it wrote: dx[n, c, 2p + index/2 + i, 2q + index%2 + j] accumulates dy[n, o, p, q] * "
+            "w[o, c, i, j] over o, p, q, i, j (index at [n, o, p, q]), which is conv2d_bp_data(x, w, "
+            "max_pool2x2_bp_index(dy, index)) without the terms of the zeros: a quarter of the multiply-adds. Takes "
+            "the forward's x (only its shape and dtype are used) and w; dy and index have y's shape; an index above "
+            "3 is an error. dtypes and implementations as conv2d_max_pool2x2_bp_weights.",
+            {"x", "w", "dy", "index"}, {"dx"}, {}, infer_conv2d_max_pool2x2_bp_data});
   define_conv_pool_ops(r);
 }
 

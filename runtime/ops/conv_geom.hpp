@@ -49,8 +49,9 @@ Conv2dGeom pool2d_geom(const OpContext& c);
 // im2col: x (input 0) and the kernel attribute; col2im: col (input 0) and the size attribute.
 Conv2dGeom im2col_geom(const OpContext& c);
 Conv2dGeom col2im_geom(const OpContext& c);
-// conv2d_bias_max_pool2x2: x, w, b (valid convolution at stride 1, NCHW; its output's height and
-// width even). The pooled output is [n, k, oh / 2, ow / 2].
+// conv2d_bias_max_pool2x2 and its backward ops: x, w (valid convolution at stride 1, NCHW; its
+// output's height and width even) and the third input's dtype (b or dy; b's shape is the forward's
+// check). The pooled output is [n, k, oh / 2, ow / 2].
 Conv2dGeom conv_pool2x2_geom(const OpContext& c);
 
 // The pooling and im2col/col2im op definitions (runtime/ops/conv_pool.cpp).

@@ -39,6 +39,8 @@ const std::map<std::string, std::set<std::string>> kCudaGaps = {
     // convolution and the pooling ops serve.
     {"conv2d_bias_max_pool2x2", {"f32"}},
     {"max_pool2x2_bp_index", {"f32", "f64"}},
+    {"conv2d_max_pool2x2_bp_weights", {"f32", "f64"}},
+    {"conv2d_max_pool2x2_bp_data", {"f32", "f64"}},
 };
 
 TEST(CudaModule, LoadsAndLeavesTheCpuWorkingWhenNoGpuIsPresent) {

@@ -22,9 +22,9 @@ import org.ndrt.nn.conf.layers.SubsamplingLayer;
 import org.ndrt.nn.updater.Nesterovs;
 
 /**
- * A convolution followed by 2x2 max pooling at stride 2 runs as one op (conv2d_bias_max_pool2x2,
- * backward max_pool2x2_bp_index) where ndrt's direct kernel applies, and trains as the two layers'
- * separate ops do (org.ndrt.fuseConvPool on against off). Not compared bit for bit: each run times
+ * A convolution followed by 2x2 max pooling at stride 2 runs as one op (conv2d_bias_max_pool2x2;
+ * backward conv2d_max_pool2x2_bp_weights / _data from the pooled gradient) where ndrt's direct kernel
+ * applies, and trains as the two layers' separate ops do (org.ndrt.fuseConvPool on against off). Not compared bit for bit: each run times
  * oneDNN against ndrt's kernels for the separate convolution passes, and a loaded machine can hand
  * one run oneDNN's sums (the C++ suite compares the ops bit for bit on ndrt's kernels).
  */
@@ -52,8 +52,10 @@ class ConvPoolFusionTest {
         PropertyRuns.Run separate = PropertyRuns.train(net(), "org.ndrt.fuseConvPool", "false", images, 3);
         PropertyRuns.Run fused = PropertyRuns.train(net(), "org.ndrt.fuseConvPool", "true", images, 3);
         assertFalse(separate.ops.contains("conv2d_bias_max_pool2x2"), "off: the separate ops ran\n" + separate.ops);
-        assertTrue(fused.ops.contains("conv2d_bias_max_pool2x2") && fused.ops.contains("max_pool2x2_bp_index")
-            && !fused.ops.contains("max_pool2d"), "on: both pairs ran fused\n" + fused.ops);
+        assertTrue(fused.ops.contains("conv2d_bias_max_pool2x2") && fused.ops.contains("conv2d_max_pool2x2_bp_weights")
+            && fused.ops.contains("conv2d_max_pool2x2_bp_data") && !fused.ops.contains("max_pool2d")
+            && !fused.ops.contains("conv2d_bp_weights") && !fused.ops.contains("conv2d_bp_data"),
+            "on: both pairs ran fused, forward and backward\n" + fused.ops);
         assertEquals(separate.params.length, fused.params.length);
         for (int i = 0; i < separate.params.length; ++i) {
           assertEquals(separate.params[i], fused.params[i], 1e-5 + 1e-4 * Math.abs(separate.params[i]), "parameter " + i);

@@ -9,7 +9,10 @@ import org.ndrt.nn.conf.InputType;
 import org.ndrt.nn.conf.layers.ConvMode;
 import org.ndrt.nn.conf.layers.ConvolutionLayer;
 
-/** conv2d_bias (+ activation) forward; conv2d_bp_weights / _bias / _data backward. */
+/**
+ * conv2d_bias (+ activation) forward; conv2d_bp_weights / _bias / _data backward. Fused with the max
+ * pooling after it: conv2d_bias_max_pool2x2 forward, conv2d_max_pool2x2_bp_weights / _data backward.
+ */
 final class ConvolutionImpl extends ImageLayerImpl {
   private final ConvolutionLayer conf;
   private final long[] kernel;
@@ -100,6 +103,9 @@ final class ConvolutionImpl extends ImageLayerImpl {
 
   @Override
   public Tensor backward(Tensor dyIn, boolean needDx) {
+    if (pool != null) {
+      return pooledBackward(dyIn, needDx);
+    }
     Tensor dy = opGradient("dy_nhwc", dyIn);
     Tensor dz = act == Activation.IDENTITY ? dy : Activations.backward(act, z, y, dy, buffer("dz", dtype, z.shape()));
     // Channels-last, the forward's OHWI copy of the weights is still current (no update in between).
@@ -116,6 +122,22 @@ final class ConvolutionImpl extends ImageLayerImpl {
     }
     Tensor dx = Ops.conv2dBpData(x, w, dz, stride, padding, same, dilation, 1, layout(), 0, buffer("dx", dtype, x.shape()));
     return layerGradient("dx_nchw", dx);
+  }
+
+  /**
+   * The backward of the fused convolution + pooling from the pooled output's gradient (the pooling
+   * layer passes it on): the convolution's gradient is zero but at each window's winner, so the
+   * weight and data gradients visit the windows (a quarter of the multiply-adds) and the bias
+   * gradient sums the pooled gradient.
+   */
+  private Tensor pooledBackward(Tensor dy, boolean needDx) {
+    Tensor index = pool.index();
+    Ops.conv2dMaxPool2x2BpWeights(x, p[0], dy, index, g[0]);
+    Ops.conv2dBpBias(dy, layout(), g[1]);
+    if (!needDx) {
+      return null;
+    }
+    return Ops.conv2dMaxPool2x2BpData(x, p[0], dy, index, buffer("dx", dtype, x.shape()));
   }
 
   private long[] ohwi() {

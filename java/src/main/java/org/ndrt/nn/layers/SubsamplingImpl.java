@@ -18,7 +18,7 @@ final class SubsamplingImpl extends ImageLayerImpl {
   private Tensor x;
   /** Set when the convolution before this layer runs the pooling too (conv2d_bias_max_pool2x2). */
   private boolean fused;
-  /** Fused: each window's winner, from the forward, for the backward. */
+  /** Fused: each window's winner, from the forward, for the convolution's backward. */
   private Tensor index;
 
   SubsamplingImpl(SubsamplingLayer conf, InputType out, DType dtype) {
@@ -39,6 +39,11 @@ final class SubsamplingImpl extends ImageLayerImpl {
 
   void fuseAfter() {
     fused = true;
+  }
+
+  /** Fused: each window's winner, as the last fusedForward wrote it. */
+  Tensor index() {
+    return index;
   }
 
   /** The fused forward, called by the convolution before: the pooled output into this layer's buffer. */
@@ -66,11 +71,10 @@ final class SubsamplingImpl extends ImageLayerImpl {
     if (!needDx) {
       return null;
     }
-    Tensor dy = opGradient("dy_nhwc", dyIn);
     if (fused) {
-      long[] s = dy.shape();
-      return Ops.maxPool2x2BpIndex(dy, index, buffer("dx", dtype, s[0], s[1], 2 * s[2], 2 * s[3]));
+      return dyIn;  // the convolution's backward takes the pooled gradient with the index
     }
+    Tensor dy = opGradient("dy_nhwc", dyIn);
     Tensor dx = buffer("dx", dtype, x.shape());
     dx = max ? Ops.maxPool2dBp(x, dy, kernel, stride, padding, same, layout(), dx)
              : Ops.avgPool2dBp(x, dy, kernel, stride, padding, same, layout(), false, dx);
