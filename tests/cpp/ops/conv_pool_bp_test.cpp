@@ -68,7 +68,8 @@ TEST(ConvPoolBp, WeightAndDataGradientsAgainstReference) {
   NT_CHECK(ndrt_config_get("cpu.threads", old, sizeof old, &need));
   std::mt19937 rng(31);
   int variant = 0;
-  for (const Setting st : {Setting{"1", NDRT_F32}, Setting{"2", NDRT_F32}, Setting{"1", NDRT_F64}, Setting{"2", NDRT_F64}}) {
+  for (const Setting st :
+       {Setting{"1", NDRT_F32}, Setting{"2", NDRT_F32}, Setting{"1", NDRT_F64}, Setting{"2", NDRT_F64}}) {
     NT_CHECK(ndrt_config_set("cpu.threads", st.threads));
     for (const Geo& g0 : bp_configs()) {
       const Geo g = g0.resolve();
@@ -84,8 +85,7 @@ TEST(ConvPoolBp, WeightAndDataGradientsAgainstReference) {
       const std::vector<double> ew = rw.extra(ct::acc_eps(d), g.n * (g.oh / 2) * (g.ow / 2));
       const std::vector<double> ex = rx.extra(ct::acc_eps(d), g.k * g.kh * g.kw);
       const std::vector<const Tensor*> in = {&X.view, &W.view, &DY.view, &IX.view};
-      std::vector<double> got =
-          run_out("conv2d_max_pool2x2_bp_weights", in, {}, d, g.ws(), kAllOutKinds[variant % 3]);
+      std::vector<double> got = run_out("conv2d_max_pool2x2_bp_weights", in, {}, d, g.ws(), kAllOutKinds[variant % 3]);
       expect_close(got, rw.want, d, Tol{0, 0}, "dw " + what, &ew);
       got = run_out("conv2d_max_pool2x2_bp_data", in, {}, d, g.xs(), kAllOutKinds[(variant + 1) % 3]);
       expect_close(got, rx.want, d, Tol{0, 0}, "dx " + what, &ex);
@@ -116,7 +116,8 @@ TEST(ConvPoolBp, SameAsTheSeparateBackwardOnAForwardsIndex) {
     const std::vector<double> dw = read_values(run("conv2d_max_pool2x2_bp_weights", in));
     const std::vector<double> dx = read_values(run("conv2d_max_pool2x2_bp_data", in));
     // Sums of hundreds of terms of up to 4 in f32, in two orders: a few 1e-4 apart at most.
-    expect_close(dw, read_values(run("conv2d_bp_weights", {&X.view, &W.view, &dz}, ca)), NDRT_F32, Tol{1e-4, 2e-3}, "dw");
+    expect_close(dw, read_values(run("conv2d_bp_weights", {&X.view, &W.view, &dz}, ca)), NDRT_F32, Tol{1e-4, 2e-3},
+                 "dw");
     expect_close(dx, read_values(run("conv2d_bp_data", {&X.view, &W.view, &dz}, ca)), NDRT_F32, Tol{1e-4, 1e-3}, "dx");
 
     Attrs nchw;
@@ -166,14 +167,15 @@ TEST(ConvPoolBp, RegisterTilesRunWhereTheyApply) {
       for (const char* op : {"conv2d_max_pool2x2_bp_weights", "conv2d_max_pool2x2_bp_data"}) {
         const std::string impl = ct::impl_of(op, {&X.view, &W.view, &DY.view, &IX.view}, {});
         EXPECT_TRUE(ct::contains(impl, tiles ? "ndrt:sparse+avx512" : "ndrt:sparse ")) << op << " " << g.str() << "\n"
-                                                                                     << impl;
+                                                                                       << impl;
       }
     }
   }
 }
 
 TEST(ConvPoolBpErrors, BadIndicesShapesAndDtypesSayWhatIsWrong) {
-  auto expect_error = [](ndrt_status want, const char* op, const std::vector<const Tensor*>& in, const std::string& msg) {
+  auto expect_error = [](ndrt_status want, const char* op, const std::vector<const Tensor*>& in,
+                         const std::string& msg) {
     std::vector<ndrt_handle> h, out = {0};
     for (const Tensor* t : in) h.push_back(t->get());
     EXPECT_STATUS(want, exec(op, h, out));
@@ -202,11 +204,13 @@ TEST(ConvPoolBpErrors, BadIndicesShapesAndDtypesSayWhatIsWrong) {
     expect_error(NDRT_ERR_DTYPE_MISMATCH, op, {&x, &w, &dy, &idx_i32},
                  name + ": index must be u8 (as conv2d_bias_max_pool2x2 writes it), got i32");
     Tensor dy64 = create(NDRT_F64, pooled);
-    expect_error(NDRT_ERR_DTYPE_MISMATCH, op, {&x, &w, &dy64, &idx}, name + ": input 2 is f64 but input 0 is f32 (cast explicitly)");
+    expect_error(NDRT_ERR_DTYPE_MISMATCH, op, {&x, &w, &dy64, &idx},
+                 name + ": input 2 is f64 but input 0 is f32 (cast explicitly)");
     Tensor x_odd = create(NDRT_F32, {2, 3, 9, 12});
     expect_error(NDRT_ERR_SHAPE_MISMATCH, op, {&x_odd, &w, &dy, &idx},
                  name + ": the convolution's output is 7x10; 2x2 windows at stride 2 need both even");
-    Tensor x16 = create(NDRT_F16, {2, 3, 10, 12}), w16 = create(NDRT_F16, {4, 3, 3, 3}), dy16 = create(NDRT_F16, pooled);
+    Tensor x16 = create(NDRT_F16, {2, 3, 10, 12}), w16 = create(NDRT_F16, {4, 3, 3, 3}),
+           dy16 = create(NDRT_F16, pooled);
     expect_error(NDRT_ERR_NOT_SUPPORTED, op, {&x16, &w16, &dy16, &idx}, "");
   }
 }
