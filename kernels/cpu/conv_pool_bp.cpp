@@ -252,39 +252,61 @@ struct WindowGroups {
   std::vector<int64_t> scratch_;
 };
 
-// Image n's dx (channels-last, zeroed by the caller) from its window groups, kernel row by kernel
-// row (that row of every output channel's weights, wr: [k][row], stays in L1): each group's sum of
-// gradient * weight row in registers, then added into the patch's row.
+// Kernel rows a data pass takes together: short rows (one channel: a vector each) give one
+// group member too few independent sums to hide the FMA's latency; long ones keep the pass's weight
+// rows ([rows][k][row]) within L1.
+template <int V>
+constexpr int data_rows_for() {
+  return V >= 8 ? 1 : 8 / V;
+}
+
+// Image n's dx (channels-last, zeroed by the caller) from its window groups, a few kernel rows at a
+// time (those rows of every output channel's weights, wt: [kh][k][row], stay in L1): each group's
+// sums of gradient * weight row in registers, then added into the patch's rows.
 template <int V>
 NDRT_SPARSE_TARGET void data_groups(const PoolBp& g, const Patches& pt, const WindowGroups& wg, const float* wt,
                                     float* dxt) {
-  const int64_t L = g.row(), rs = g.stride();
+  constexpr int kRows = data_rows_for<V>();
+  const int64_t L = g.row(), rs = g.stride(), plane = g.k * L;
   const __mmask8 tail = tail_mask(L, V);
-  for (int64_t i = 0; i < g.kh; ++i) {
-    const float* wr = wt + i * g.k * L;
+  for (int64_t i0 = 0; i0 < g.kh; i0 += kRows) {
+    const int64_t R = std::min<int64_t>(kRows, g.kh - i0);
+    const float* wr = wt + i0 * plane;
     for (int64_t gi = 0; gi < g.windows() * 4; ++gi) {
       const int64_t b = wg.first[size_t(gi)], e = wg.first[size_t(gi) + 1];
       if (b == e) continue;
-      __m256 acc[V];
+      __m256 acc[kRows][V];
+#pragma GCC unroll 8
+      for (int r = 0; r < kRows; ++r)
 #pragma GCC unroll 16
-      for (int v = 0; v < V; ++v) acc[v] = _mm256_setzero_ps();
+        for (int v = 0; v < V; ++v) acc[r][v] = _mm256_setzero_ps();
       for (int64_t t = b; t < e; ++t) {
         const __m256 d = _mm256_set1_ps(wg.grad[size_t(t)]);
         const float* w = wr + wg.channel[size_t(t)] * L;
+#pragma GCC unroll 8
+        for (int r = 0; r < kRows; ++r) {
+          if (r >= R) break;
 #pragma GCC unroll 16
-        for (int v = 0; v < V; ++v) {
-          const __m256 wv = v + 1 < V ? _mm256_loadu_ps(w + kLanes * v) : _mm256_maskz_loadu_ps(tail, w + kLanes * v);
-          acc[v] = _mm256_fmadd_ps(d, wv, acc[v]);
+          for (int v = 0; v < V; ++v) {
+            const float* at = w + r * plane + kLanes * v;
+            acc[r][v] =
+                _mm256_fmadd_ps(d, v + 1 < V ? _mm256_loadu_ps(at) : _mm256_maskz_loadu_ps(tail, at), acc[r][v]);
+          }
         }
       }
-      float* xr = dxt + pt.at(gi / 4, uint8_t(gi % 4)) + i * rs;
+      float* patch = dxt + pt.at(gi / 4, uint8_t(gi % 4)) + i0 * rs;
+#pragma GCC unroll 8
+      for (int r = 0; r < kRows; ++r) {
+        if (r >= R) break;
+        float* xr = patch + r * rs;
 #pragma GCC unroll 16
-      for (int v = 0; v < V; ++v) {
-        if (v + 1 < V) {
-          _mm256_storeu_ps(xr + kLanes * v, _mm256_add_ps(_mm256_loadu_ps(xr + kLanes * v), acc[v]));
-        } else {
-          _mm256_mask_storeu_ps(xr + kLanes * v, tail,
-                                _mm256_add_ps(_mm256_maskz_loadu_ps(tail, xr + kLanes * v), acc[v]));
+        for (int v = 0; v < V; ++v) {
+          if (v + 1 < V) {
+            _mm256_storeu_ps(xr + kLanes * v, _mm256_add_ps(_mm256_loadu_ps(xr + kLanes * v), acc[r][v]));
+          } else {
+            _mm256_mask_storeu_ps(xr + kLanes * v, tail,
+                                  _mm256_add_ps(_mm256_maskz_loadu_ps(tail, xr + kLanes * v), acc[r][v]));
+          }
         }
       }
     }

@@ -5,6 +5,9 @@
 //   conv1_fwd, conv1_fwdbwd   LeNet conv 1: x [64,1,28,28], w [20,1,5,5], b [20]; fwdbwd = conv2d_bias
 //   conv2_fwd, conv2_fwdbwd   + conv2d_bp_data + conv2d_bp_weights + conv2d_bp_bias (dx, dw, db, as a
 //                             framework's autograd computes them); conv 2: x [64,20,12,12], w [50,20,5,5]
+//   conv1_maxpool_fwdbwd,     the convolution and the 2x2 max pool after it, forward and backward
+//   conv2_maxpool_fwdbwd      (dx, dw, db) as ndrt's Java layer runs LeNet's pairs: conv2d_bias_max_pool2x2,
+//                             conv2d_max_pool2x2_bp_data / _bp_weights, conv2d_bp_bias on the pooled dy
 //   conv1_pool_fwd, conv1_pool_bp   LeNet's max pools (2x2, stride 2): max_pool2d, or max_pool2d_bp
 //   conv2_pool_fwd, conv2_pool_bp   (x, dy -> dx); after conv 1: x [64,20,24,24], conv 2: x [64,50,8,8]
 //   add, mul, relu, exp, sigmoid, tanh   16M elements (64 MiB per operand), given output
@@ -147,6 +150,57 @@ Builder conv_case(ConvGeom g, bool backward) {
             dw += double(DY[((n * g.k + 3) * oh + p) * ow + q]) * X[((n * g.c + 0) * g.h + p + 1) * g.w + q + 2];
       if (!close_to(data_of((*out)[2])[((3 * g.c + 0) * g.r + 1) * g.r + 2], dw, 1e-3)) return "conv2d_bp_weights dw[3,0,1,2]";
       return all_finite((*out)[1]) && all_finite((*out)[3]) ? "" : "non-finite dx or db";
+    };
+    return NDRT_OK;
+  };
+}
+
+// The convolution with the 2x2 max pool after it, as ndrt's Java layer runs LeNet's pairs: the fused
+// forward (pooled y and each window's winner), then dx, dw (visiting the winners) and db from the
+// pooled gradient. The peer: max_pool2d(conv2d(x, w, b)) and autograd.
+Builder conv_pool_case(ConvGeom g) {
+  return [g](Case& c) -> ndrt_status {
+    auto x = std::make_shared<Tn>(), w = std::make_shared<Tn>(), b = std::make_shared<Tn>(), dy = std::make_shared<Tn>();
+    const int64_t oh = g.h - g.r + 1, ow = g.w - g.r + 1, ph = oh / 2, pw = ow / 2;
+    TRY(make_f32({g.n, g.c, g.h, g.w}, 1, 0.0f, 1.0f, x.get()));
+    TRY(make_f32({g.k, g.c, g.r, g.r}, 2, -0.1f, 0.1f, w.get()));
+    TRY(make_f32({g.k}, 3, -0.1f, 0.1f, b.get()));
+    TRY(make_f32({g.n, g.k, ph, pw}, 4, -1.0f, 1.0f, dy.get()));
+    auto out = std::make_shared<std::vector<ndrt_handle>>(5, 0);
+    const int32_t fwd = op("conv2d_bias_max_pool2x2"), bd = op("conv2d_max_pool2x2_bp_data"),
+                  bw = op("conv2d_max_pool2x2_bp_weights"), bb = op("conv2d_bp_bias");
+    c.run = [=]() -> ndrt_status {
+      std::vector<ndrt_handle>& o = *out;
+      TRY(ex(fwd, {x->h, w->h, b->h}, {&o[0], &o[1]}));
+      TRY(ex(bd, {x->h, w->h, dy->h, o[1]}, {&o[2]}));
+      TRY(ex(bw, {x->h, w->h, dy->h, o[1]}, {&o[3]}));
+      return ex(bb, {dy->h}, {&o[4]});
+    };
+    c.check = [=]() -> std::string {
+      // y[1,3,1,2] is the largest of its window's four convolution sums, and dw[3,0,1,2] sums dy times
+      // x at each window's winner (the index the forward wrote).
+      const float *X = x->f(), *W = w->f(), *B = b->f(), *DY = dy->f();
+      const uint8_t* win = reinterpret_cast<const uint8_t*>(data_of((*out)[1]));
+      double y = -1e300;
+      for (int e = 0; e < 4; ++e) {
+        double s = B[3];
+        for (int64_t ci = 0; ci < g.c; ++ci)
+          for (int64_t i = 0; i < g.r; ++i)
+            for (int64_t j = 0; j < g.r; ++j)
+              s += double(X[((1 * g.c + ci) * g.h + 2 + e / 2 + i) * g.w + 4 + e % 2 + j]) *
+                   W[((3 * g.c + ci) * g.r + i) * g.r + j];
+        y = std::max(y, s);
+      }
+      if (!close_to(data_of((*out)[0])[((1 * g.k + 3) * ph + 1) * pw + 2], y, 1e-4)) return "y[1,3,1,2]";
+      double dw = 0;
+      for (int64_t n = 0; n < g.n; ++n)
+        for (int64_t p = 0; p < ph; ++p)
+          for (int64_t q = 0; q < pw; ++q) {
+            const int64_t at = ((n * g.k + 3) * ph + p) * pw + q, e = win[at];
+            dw += double(DY[at]) * X[((n * g.c + 0) * g.h + 2 * p + e / 2 + 1) * g.w + 2 * q + e % 2 + 2];
+          }
+      if (!close_to(data_of((*out)[3])[((3 * g.c + 0) * g.r + 1) * g.r + 2], dw, 1e-3)) return "dw[3,0,1,2]";
+      return all_finite((*out)[2]) && all_finite((*out)[4]) ? "" : "non-finite dx or db";
     };
     return NDRT_OK;
   };
@@ -403,6 +457,7 @@ void register_all(const std::vector<int>& threads) {
   std::vector<std::pair<std::string, Builder>> cases = {
       {"conv1_fwd", conv_case(kConv1, false)},   {"conv1_fwdbwd", conv_case(kConv1, true)},
       {"conv2_fwd", conv_case(kConv2, false)},   {"conv2_fwdbwd", conv_case(kConv2, true)},
+      {"conv1_maxpool_fwdbwd", conv_pool_case(kConv1)}, {"conv2_maxpool_fwdbwd", conv_pool_case(kConv2)},
       {"conv1_pool_fwd", pool_case(kPool1, false)}, {"conv1_pool_bp", pool_case(kPool1, true)},
       {"conv2_pool_fwd", pool_case(kPool2, false)}, {"conv2_pool_bp", pool_case(kPool2, true)},
   };

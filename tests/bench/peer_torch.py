@@ -48,6 +48,20 @@ def conv_case(n, c, h, w, k, r, backward, device="cpu"):
     return {"autograd": fwdbwd}
 
 
+def conv_pool_case(n, c, h, w, k, r, device="cpu"):
+    """The convolution and LeNet's 2x2 max pool after it, forward and backward (dx, dw, db)."""
+    g = torch.Generator(device=device).manual_seed(1)
+    x = torch.rand(n, c, h, w, generator=g, device=device).requires_grad_()
+    wt = ((torch.rand(k, c, r, r, generator=g, device=device) - 0.5) * 0.2).requires_grad_()
+    b = ((torch.rand(k, generator=g, device=device) - 0.5) * 0.2).requires_grad_()
+    dy = torch.rand(n, k, (h - r + 1) // 2, (w - r + 1) // 2, generator=g, device=device) * 2 - 1
+
+    def fwdbwd():
+        y = F.max_pool2d(F.conv2d(x, wt, b), 2, 2)
+        return torch.autograd.grad(y, (x, wt, b), dy)
+    return {"autograd": fwdbwd}
+
+
 def pool_case(n, c, h, w, backward, device="cpu"):
     """LeNet's 2x2 / stride 2 max pool. The backward gets the forward's saved indices (torch's way;
     ndrt's max_pool2d_bp finds the maxima in x again). Also timed on channels_last copies of the
@@ -176,6 +190,8 @@ def all_cases():
         ("conv1_fwdbwd", lambda: conv_case(64, 1, 28, 28, 20, 5, True)),
         ("conv2_fwd", lambda: conv_case(64, 20, 12, 12, 50, 5, False)),
         ("conv2_fwdbwd", lambda: conv_case(64, 20, 12, 12, 50, 5, True)),
+        ("conv1_maxpool_fwdbwd", lambda: conv_pool_case(64, 1, 28, 28, 20, 5)),
+        ("conv2_maxpool_fwdbwd", lambda: conv_pool_case(64, 20, 12, 12, 50, 5)),
         ("conv1_pool_fwd", lambda: pool_case(64, 20, 24, 24, False)),
         ("conv1_pool_bp", lambda: pool_case(64, 20, 24, 24, True)),
         ("conv2_pool_fwd", lambda: pool_case(64, 50, 8, 8, False)),

@@ -18,7 +18,8 @@ import re
 import statistics
 import sys
 
-ORDER = ["conv1_fwd", "conv1_fwdbwd", "conv2_fwd", "conv2_fwdbwd", "add", "mul", "relu", "exp", "sigmoid", "tanh",
+ORDER = ["conv1_fwd", "conv1_fwdbwd", "conv2_fwd", "conv2_fwdbwd", "conv1_maxpool_fwdbwd", "conv2_maxpool_fwdbwd",
+         "add", "mul", "relu", "exp", "sigmoid", "tanh",
          "sum_all", "max_all", "mean_all", "sum_rows", "max_rows", "mean_rows", "sce_64x10", "sce_4096x1000",
          "lenet_step_b64"]
 NS_PER = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
