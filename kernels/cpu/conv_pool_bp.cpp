@@ -4,8 +4,8 @@
 // visit the windows instead of the output: a quarter of the multiply-adds of conv2d_bp_weights /
 // _bp_data on max_pool2x2_bp_index's dx, the same sums without their zero terms.
 //
-// Both run on channels-last copies (x NHWC, w OHWI), where one kernel row of a window's patch is
-// kw * channels contiguous values (LeNet's conv 2: 100 floats; conv 1: 5):
+// Both run on channels-last copies (x NHWC; w as [kh][out][kw * channels]), where one kernel row of
+// a window's patch is kw * channels contiguous values (LeNet's conv 2: 100 floats; conv 1: 5):
 //  - weights: dw[o] row i (OHWI order) += dy * the patch's row i. For one output channel and a
 //    group of kernel rows the sums stay in registers while the batch goes by in chunks that fit L1.
 //  - data: dx (channels-last, image by image) at the patch's row i += dy * w[o] row i. The output
@@ -14,9 +14,11 @@
 // Each multiply-add reads its own vector (a patch row, a weight row): on the Zen 4 measured that
 // caps them at about 1.3 per cycle, two thirds of the FMA units' rate.
 // f32 on AVX-512 CPUs with a kernel row of at most 128 floats runs these register tiles
-// ("ndrt:sparse+avx512"); anything else the same loops in plain C++ ("ndrt:sparse"). Each output
-// element is summed in a fixed order (windows in batch / channel / row / column order; a weight
-// tile's two sets of windows added last), whatever the thread count.
+// ("ndrt:sparse+avx512"); anything else the same sums window by window in plain C++
+// ("ndrt:sparse"). Each output element is summed in an order fixed by the shapes, whatever the
+// thread count. With one input channel the data gradient is slower than conv2d_bp_data on the
+// unpooled gradient (conv 1's shape: 1.1 against 0.45 ms), its rows being a vector each; LeNet does
+// not compute it (the first layer's input needs no gradient).
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -238,18 +240,17 @@ struct WindowGroups {
     for (int64_t o = 0; o < g.k; ++o)
       for (int64_t j = 0; j < W; ++j) ++first[size_t(j * 4 + win[(n * g.k + o) * W + j] + 1)];
     for (size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
-    std::vector<int64_t>& next = scratch_;
-    next.assign(first.begin(), first.end() - 1);
+    next_.assign(first.begin(), first.end() - 1);
     for (int64_t o = 0; o < g.k; ++o)  // in channel order within a group
       for (int64_t j = 0; j < W; ++j) {
-        const int64_t at = (n * g.k + o) * W + j, slot = next[size_t(j * 4 + win[at])]++;
+        const int64_t at = (n * g.k + o) * W + j, slot = next_[size_t(j * 4 + win[at])]++;
         channel[size_t(slot)] = int32_t(o);
         grad[size_t(slot)] = dy[at];
       }
   }
 
  private:
-  std::vector<int64_t> scratch_;
+  std::vector<int64_t> next_;  // fill's next free member slot of each group
 };
 
 // Kernel rows a data pass takes together: short rows (one channel: a vector each) give one
