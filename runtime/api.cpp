@@ -172,7 +172,10 @@ NDRT_API ndrt_status ndrt_tensor_wrap(ndrt_dtype dtype, int32_t rank, const int6
     check_dtype("tensor_wrap", dtype);
     Dims s = make_dims("tensor_wrap", rank, shape);
     Dims st = contiguous_strides(s);
-    if (strides)
+    // An empty tensor reaches no memory, so its strides are free; the caller's could be anything
+    // (INT64_MAX), and kernels do arithmetic on strides even when no element is read: an empty
+    // tensor keeps its row-major strides.
+    if (strides && s.numel() > 0)
       for (int i = 0; i < rank; ++i) st.d[i] = strides[i];
     // Every reachable element must lie inside [data, data + capacity). Checked arithmetic: the
     // strides are the caller's and may be anything.

@@ -114,7 +114,8 @@ NDRT_API ndrt_status ndrt_tensor_from_host(ndrt_dtype dtype, int32_t rank, const
 
 /* Called once, on some thread, when the last view of wrapped memory dies. */
 typedef void (*ndrt_release_fn)(void* data, void* user);
-/* Wrap caller-owned host memory zero-copy as a cpu tensor. `strides` may be NULL (row-major).
+/* Wrap caller-owned host memory zero-copy as a cpu tensor. `strides` may be NULL (row-major); an
+ * empty tensor (a size-0 axis) reaches nothing and gets row-major strides whatever `strides` says.
  * `capacity` is the size in bytes of the memory at `data`; every element the shape and strides
  * reach must lie inside it. `release` (may be NULL) runs with (data, user) when the last view
  * dies; on a failing call it does not run and the memory stays the caller's. */

@@ -224,6 +224,28 @@ TEST(Reduction, MeanOverNothingIsNaNAndSumIsZero) {
   }
 }
 
+// A wrapped empty tensor given huge strides (they reach nothing) gets row-major ones, so kernels'
+// stride arithmetic cannot overflow (the C ABI fuzzer found 9223372036854775807 * 3 in the
+// reduction plan, 2 * 9223372036854775807 in flip; UBSan in CI catches a relapse).
+TEST(Reduction, EmptyViewsWithHugeStridesReduce) {
+  std::vector<double> buf(4, 0.0);
+  const int64_t shape[2] = {3, 0}, strides[2] = {INT64_MAX, 1};
+  Tensor x;
+  NT_CHECK(ndrt_tensor_wrap(NDRT_F64, 2, shape, strides, buf.data(), sizeof(double) * buf.size(), nullptr, nullptr,
+                            x.out()));
+  const std::vector<double> m = read_values(run("mean", {&x}, reduce_attrs({1}, false)));
+  ASSERT_EQ(m.size(), 3u);
+  for (double v : m) EXPECT_TRUE(std::isnan(v)) << v;
+  EXPECT_EQ(read_values(run("sum", {&x}, reduce_attrs({1}, true))), std::vector<double>(3, 0.0));
+  EXPECT_EQ(read_values(run("sum", {&x}, reduce_attrs({0}, false))), std::vector<double>{});
+  int64_t got[2] = {0, 0}, row_major[2] = {0, 0};
+  Tensor fresh = create(NDRT_F64, {3, 0});
+  NT_CHECK(ndrt_tensor_strides(x.get(), got, 2));
+  NT_CHECK(ndrt_tensor_strides(fresh.get(), row_major, 2));
+  EXPECT_EQ(got[0], row_major[0]);
+  EXPECT_EQ(got[1], row_major[1]);
+}
+
 TEST(Reduction, MeanOfIntegersIsRefused) {
   Tensor x = from_values(NDRT_I32, {3}, {1, 2, 3});
   ndrt_status s = try_run("mean", {&x}, nullptr);
