@@ -3,12 +3,12 @@
 # The CUDA 13 toolkit (nvcc, cuBLAS, cuDNN) is expected at /usr/local/cuda when present; without it
 # the CUDA module is simply not built. clang (with its sanitizer and libFuzzer runtimes) builds the
 # Clang and fuzzing stages of CI.
-# maven and the Maven plugins that Debian packages (libmaven-*-plugin-java, libsurefire-java,
-# libexec-maven-plugin-java) build and run a Maven project against org.ndrt:ndrt offline (java_maven_consumer).
+# maven: brings the Java build's pinned tools (JUnit, JMH, slf4j: java/deps/pom.xml) and the plugins of
+# the Maven consumer test from Maven Central.
 # libslf4j-java: the slf4j logging the Deeplearning4j example programs keep (java_dl4j_* tests).
 # fortunes: English text (/usr/share/games/fortunes) for the character model (java_example_CharModelling).
 set -euo pipefail
-packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless junit5 libslf4j-java libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip dpkg-dev maven libmaven-install-plugin-java libmaven-resources-plugin-java libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java libexec-maven-plugin-java fortunes)
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip dpkg-dev maven fortunes)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

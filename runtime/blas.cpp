@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
@@ -22,18 +23,29 @@ std::string g_requested = "auto";
 std::string g_library = "libopenblas.so.0";
 std::atomic<const Api*> g_api{nullptr};
 
+// The best kernel set for f32/f64 GEMM that every OpenBLAS with runtime dispatch has, from the
+// CPU's features alone, whatever its vendor or model name: OpenBLAS's own detection goes by
+// vendor and model, and falls back to old SSE kernels on CPUs it does not know (Debian 12's 0.3.21:
+// AMD Zen 4/5, and Intel Xeons that report a generic model, where SkylakeX ran sgemm 5x faster).
+// Cooperlake and SapphireRapids add bf16 GEMM only (ndrt's bf16 goes through oneDNN), and not
+// every OpenBLAS knows them; a name OpenBLAS does not know would send it back to its detection.
+const char* core_for_this_cpu() {
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512vl");
+  if (avx512) return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+  return nullptr;  // OpenBLAS's own detection
+}
+
 // The OPENBLAS_CORETYPE to load with: empty for OpenBLAS's own detection, null to leave the
 // environment as it is (the user's own OPENBLAS_CORETYPE under cpu.blas_core auto).
 const char* core_to_force() {
   if (g_requested == "native") return "";
   if (g_requested != "auto") return g_requested.c_str();
   if (std::getenv("OPENBLAS_CORETYPE")) return nullptr;
-  __builtin_cpu_init();
-  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
-                      __builtin_cpu_supports("avx512vl");
-  // Intel's AVX-512 CPUs are known to 0.3.21 already; AMD's (Zen 4 on) are not.
-  return avx512 && __builtin_cpu_is("amd") ? "SkylakeX" : nullptr;
+  return core_for_this_cpu();
 }
 
 template <class F>
@@ -82,10 +94,18 @@ const Api& api() {
   return *g_api.load(std::memory_order_acquire);
 }
 
-std::string requested_core() {
+std::string core_setting() {
   std::lock_guard<std::mutex> lock(g_mu);
-  return g_requested;
+  const Api* a = g_api.load(std::memory_order_relaxed);
+  return a ? a->core : g_requested;
 }
+
+namespace {
+bool same_name(const std::string& a, const char* b) {
+  return a.size() == std::strlen(b) &&
+         std::equal(a.begin(), a.end(), b, [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+}
+}  // namespace
 
 void set_requested_core(const char* value) {
   std::lock_guard<std::mutex> lock(g_mu);
@@ -94,7 +114,8 @@ void set_requested_core(const char* value) {
   for (size_t i = 0; i < n; ++i) name &= std::isalnum(static_cast<unsigned char>(value[i])) != 0;
   if (!name)
     fail(NDRT_ERR_INVALID_ARGUMENT, "config cpu.blas_core: '%s' is not auto, native or an OpenBLAS core name", value);
-  if (g_api.load(std::memory_order_relaxed) && g_requested != value)
+  const Api* loaded = g_api.load(std::memory_order_relaxed);
+  if (loaded && g_requested != value && !same_name(value, loaded->core))
     fail(NDRT_ERR_INVALID_ARGUMENT,
          "config cpu.blas_core: OpenBLAS is already loaded (kernels %s); set it before the first matrix product "
          "or with NDRT_CPU_BLAS_CORE",

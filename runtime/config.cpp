@@ -75,7 +75,7 @@ const Key kKeys[] = {
     {"cpu.blas_library", "NDRT_CPU_BLAS_LIBRARY", [](const char*, const char* v) { blas::set_library(v); },
      [] { return blas::library(); }},
     {"cpu.blas_core", "NDRT_CPU_BLAS_CORE", [](const char*, const char* v) { blas::set_requested_core(v); },
-     [] { return blas::requested_core(); }},
+     [] { return blas::core_setting(); }},
     {"cpu.virtual_devices", "NDRT_CPU_VIRTUAL_DEVICES",
      [](const char* k, const char* v) {
        int32_t n = int32_t(parse_int(k, v, 1, 64));

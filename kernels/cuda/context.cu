@@ -90,12 +90,16 @@ void check(cudaError_t e, const char* what) {
   fail(e == cudaErrorMemoryAllocation ? NDRT_ERR_OUT_OF_MEMORY : NDRT_ERR_BACKEND, "%s: CUDA error %s (%s)", what,
        cudaGetErrorName(e), cudaGetErrorString(e));
 }
+#if NDRT_CUDA_CUBLAS
 void check(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS) fail(NDRT_ERR_BACKEND, "%s: cuBLAS error %s", what, cublasGetStatusString(s));
 }
+#endif
+#if NDRT_CUDA_CUDNN
 void check(cudnnStatus_t s, const char* what) {
   if (s != CUDNN_STATUS_SUCCESS) fail(NDRT_ERR_BACKEND, "%s: cuDNN error %s", what, cudnnGetErrorString(s));
 }
+#endif
 
 int physical(int32_t logical) { return device(logical).physical; }
 
@@ -123,6 +127,7 @@ cudaStream_t existing_stream(int32_t logical_device) {
   return t_slots.slot[size_t(logical_device)].stream;
 }
 
+#if NDRT_CUDA_CUBLAS
 cublasHandle_t cublas(ndrt_device d) {
   ThreadSlot& s = thread_slot(d);
   if (!s.blas) {
@@ -131,7 +136,9 @@ cublasHandle_t cublas(ndrt_device d) {
   }
   return s.blas;
 }
+#endif
 
+#if NDRT_CUDA_CUDNN
 cudnnHandle_t cudnn(ndrt_device d) {
   ThreadSlot& s = thread_slot(d);
   if (!s.dnn) {
@@ -140,6 +147,7 @@ cudnnHandle_t cudnn(ndrt_device d) {
   }
   return s.dnn;
 }
+#endif
 
 const cudaDeviceProp& props(ndrt_device d) {
   LogicalDevice& dev = device(logical(d));
@@ -214,15 +222,24 @@ void register_all(void* registry, ndrt_cuda_register_fn fn) {
   register_cuda_creation();
   register_cuda_elementwise();
   register_cuda_reduce();
+#if NDRT_CUDA_CUBLAS
   register_cuda_linalg();
+  register_cuda_rnn();
+#else
+  register_unavailable_cublas();
+#endif
   register_cuda_random();
   register_cuda_layout();
   register_cuda_softmax_loss();
+#if NDRT_CUDA_CUDNN
   register_cuda_conv();
+#else
+  register_unavailable_cudnn();
+#endif
+  register_cuda_conv_pool();
   register_cuda_norm();
   register_cuda_updaters();
   register_cuda_sequence_pool();
-  register_cuda_rnn();
   g_registry = nullptr;
 }
 

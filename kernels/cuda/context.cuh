@@ -7,8 +7,12 @@ namespace ndrt::cuda {
 // A thread's stream and library handles for one logical device.
 struct ThreadSlot {
   cudaStream_t stream = nullptr;
+#if NDRT_CUDA_CUBLAS
   cublasHandle_t blas = nullptr;
+#endif
+#if NDRT_CUDA_CUDNN
   cudnnHandle_t dnn = nullptr;
+#endif
   // Pinned host staging for host <-> device copies: two buffers, so one fills while the other
   // is on the wire; each buffer's event marks when its last copy finished.
   void* staging[2] = {nullptr, nullptr};

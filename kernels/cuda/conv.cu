@@ -1,5 +1,5 @@
 // CUDA conv family, convolutions: conv2d, conv2d_bias, conv2d_bp_data, conv2d_bp_weights on cuDNN's
-// legacy API, and conv2d_bp_bias (own per-channel sums). Pooling, im2col and col2im: conv_pool.cu.
+// legacy API (built only with cuDNN). conv2d_bp_bias, pooling, im2col and col2im: conv_pool.cu.
 //
 // - Layouts: NCHW tensors with OIHW weights, or NHWC with OHWI weights, go to cuDNN as they are
 //   (CUDNN_TENSOR_NCHW / NHWC, the filter format follows); views that are not dense are packed.
@@ -17,7 +17,6 @@
 // - The `engine` attribute selects among cpu implementations; cuDNN serves every value here.
 #include <climits>
 
-#include "channel_sums.cuh"
 #include "conv_window.cuh"
 #include "cuda_common.cuh"
 
@@ -342,42 +341,6 @@ void conv_bp_weights(OpContext& c) {
   DW.finish();
 }
 
-// ---- conv2d_bp_bias -----------------------------------------------------------------------------
-
-template <class T>
-struct SumOf {
-  const T* x;
-  __device__ void operator()(int64_t e, int64_t, double* v) const { v[0] = double(convert<compute_t<T>>(x[e])); }
-};
-template <class T>
-struct StoreSum {
-  T* out;
-  int64_t stride;
-  __device__ void operator()(int64_t c, const double* s) const { out[c * stride] = convert<T>(s[0]); }
-};
-
-// db[k] = sum of dy over n, h, w, in f64 (as the cpu).
-template <class T>
-void bp_bias_run(OpContext& c) {
-  const bool nhwc = c.attrs.get_int(0) == kNHWC;
-  const Tensor &dy = *c.in[0], &db = *c.out[0];
-  const int64_t K = db.numel();
-  if (K == 0) return;
-  const int64_t N = dy.shape.d[0], P = nhwc ? dy.shape.d[1] * dy.shape.d[2] : dy.shape.d[2] * dy.shape.d[3];
-  const dense::In DY(c, dy);
-  const StoreSum<T> store{reinterpret_cast<T*>(base_of(db)), db.strides.d[0]};
-  if (nhwc)
-    chan::channel_sums<1>(c, N * P, K, 1, SumOf<T>{DY.as<T>()}, store);
-  else
-    chan::channel_sums<1>(c, N, K, P, SumOf<T>{DY.as<T>()}, store);
-}
-
-void conv_bp_bias(OpContext& c) {
-  c.impl = "cuda";
-  visit<NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16>(c.in[0]->dtype, "conv2d_bp_bias",
-                                                  [&](auto t) { bp_bias_run<decltype(t)>(c); });
-}
-
 }  // namespace
 
 void register_cuda_conv() {
@@ -386,8 +349,6 @@ void register_cuda_conv() {
   reg("conv2d_bias", floats, conv_forward, "cudnn");
   reg("conv2d_bp_data", floats, conv_bp_data, "cudnn");
   reg("conv2d_bp_weights", floats, conv_bp_weights, "cudnn");
-  reg("conv2d_bp_bias", floats, conv_bp_bias, "cuda");
-  register_cuda_conv_pool();
 }
 
 }  // namespace ndrt::cuda

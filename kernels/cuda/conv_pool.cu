@@ -1,4 +1,5 @@
-// CUDA conv family, window ops: max/avg pooling forward and backward, im2col and col2im. Own
+// CUDA conv family, ops without cuDNN: max/avg pooling forward and backward, im2col and col2im,
+// and conv2d_bp_bias (per-channel sums; here so a module built without cuDNN keeps it). Own
 // kernels rather than cuDNN pooling, to keep the cpu's exact semantics (kernels/cpu/conv_pool.cpp):
 // asymmetric padding (cuDNN pads symmetrically), count_include_pad dividing by kh*kw even where a
 // window hangs over the padded input, NaN winning max windows, and the gradient of a max going to
@@ -11,6 +12,7 @@
 #include <climits>
 #include <limits>
 
+#include "channel_sums.cuh"
 #include "conv_window.cuh"
 #include "cuda_common.cuh"
 
@@ -255,6 +257,42 @@ void col2im_run(OpContext& c) {
   check_launch("col2im");
 }
 
+// ---- conv2d_bp_bias -----------------------------------------------------------------------------
+
+template <class T>
+struct SumOf {
+  const T* x;
+  __device__ void operator()(int64_t e, int64_t, double* v) const { v[0] = double(convert<compute_t<T>>(x[e])); }
+};
+template <class T>
+struct StoreSum {
+  T* out;
+  int64_t stride;
+  __device__ void operator()(int64_t c, const double* s) const { out[c * stride] = convert<T>(s[0]); }
+};
+
+// db[k] = sum of dy over n, h, w, in f64 (as the cpu).
+template <class T>
+void bp_bias_run(OpContext& c) {
+  const bool nhwc = c.attrs.get_int(0) == kNHWC;
+  const Tensor &dy = *c.in[0], &db = *c.out[0];
+  const int64_t K = db.numel();
+  if (K == 0) return;
+  const int64_t N = dy.shape.d[0], P = nhwc ? dy.shape.d[1] * dy.shape.d[2] : dy.shape.d[2] * dy.shape.d[3];
+  const dense::In DY(c, dy);
+  const StoreSum<T> store{reinterpret_cast<T*>(dense::base_of(db)), db.strides.d[0]};
+  if (nhwc)
+    chan::channel_sums<1>(c, N * P, K, 1, SumOf<T>{DY.as<T>()}, store);
+  else
+    chan::channel_sums<1>(c, N, K, P, SumOf<T>{DY.as<T>()}, store);
+}
+
+void conv_bp_bias(OpContext& c) {
+  c.impl = "cuda";
+  visit<NDRT_F32, NDRT_F64, NDRT_F16, NDRT_BF16>(c.in[0]->dtype, "conv2d_bp_bias",
+                                                  [&](auto t) { bp_bias_run<decltype(t)>(c); });
+}
+
 // ---- registration -------------------------------------------------------------------------------
 
 template <template <class> class Run>
@@ -279,6 +317,7 @@ void register_cuda_conv_pool() {
   reg("avg_pool2d_bp", floats, by_dtype<AvgPoolBp>, "cuda");
   reg("im2col", floats, by_dtype<Im2col>, "cuda");
   reg("col2im", floats, by_dtype<Col2im>, "cuda");
+  reg("conv2d_bp_bias", floats, conv_bp_bias, "cuda");
 }
 
 }  // namespace ndrt::cuda

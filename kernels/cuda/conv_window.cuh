@@ -10,7 +10,6 @@
 
 namespace ndrt::cuda {
 
-void register_cuda_conv_pool();  // conv_pool.cu: pooling, im2col, col2im
 
 namespace win {
 

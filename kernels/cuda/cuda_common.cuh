@@ -8,11 +8,17 @@
 // dtype_size, Tensor::is_contiguous, ...) is a link error, not a load failure on the GPU machine.
 // Use the functions below instead.
 #pragma once
-#include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+// NDRT_CUDA_CUBLAS / NDRT_CUDA_CUDNN: 1 when the toolkit had the library at configure time (the
+// top CMakeLists.txt); the files that need one are built only with it.
+#if NDRT_CUDA_CUBLAS
+#include <cublas_v2.h>
+#endif
+#if NDRT_CUDA_CUDNN
 #include <cudnn.h>
+#endif
 
 #include <cstdint>
 #include <initializer_list>
@@ -28,8 +34,12 @@ namespace ndrt::cuda {
 [[noreturn]] void fail(ndrt_status status, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 // NDRT_ERR_BACKEND naming `what` and CUDA's message when e != cudaSuccess.
 void check(cudaError_t e, const char* what);
+#if NDRT_CUDA_CUBLAS
 void check(cublasStatus_t s, const char* what);
+#endif
+#if NDRT_CUDA_CUDNN
 void check(cudnnStatus_t s, const char* what);
+#endif
 // After a <<<...>>> launch: reports a bad launch configuration at once (not at the next sync).
 inline void check_launch(const char* what) { check(cudaGetLastError(), what); }
 void log_info(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -42,8 +52,12 @@ inline int32_t logical(ndrt_device d) { return NDRT_DEVICE_INDEX_OF(d); }
 cudaStream_t stream(ndrt_device d);
 inline cudaStream_t stream(const OpContext& c) { return stream(c.device); }
 // This thread's cuBLAS / cuDNN handle for d, bound to stream(d).
+#if NDRT_CUDA_CUBLAS
 cublasHandle_t cublas(ndrt_device d);
+#endif
+#if NDRT_CUDA_CUDNN
 cudnnHandle_t cudnn(ndrt_device d);
+#endif
 // Properties of the physical GPU behind d.
 const cudaDeviceProp& props(ndrt_device d);
 
@@ -157,7 +171,11 @@ void register_cuda_random();
 void register_cuda_layout();
 void register_cuda_softmax_loss();
 void register_cuda_conv();
+void register_cuda_conv_pool();
 void register_cuda_norm();
 void register_cuda_updaters();
+// The ops of a library this module was built without: their kernels report NDRT_ERR_NOT_SUPPORTED.
+void register_unavailable_cublas();
+void register_unavailable_cudnn();
 
 }  // namespace ndrt::cuda

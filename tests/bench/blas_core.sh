@@ -2,8 +2,8 @@
 # sides of a comparison, since both ndrt and Debian's torch do their matrix products in OpenBLAS,
 # which reads OPENBLAS_CORETYPE when it loads (runtime/blas.hpp says why ndrt cares).
 #   BLAS_CORE=auto     (default) what ndrt's cpu.blas_core=auto picks when no OPENBLAS_CORETYPE is
-#                      set: SkylakeX on an AMD CPU with AVX-512 (F, CD, DQ, BW, VL), else OpenBLAS's
-#                      own detection (the variable unset)
+#                      set: SkylakeX with AVX-512 (F, CD, DQ, BW, VL), Haswell with AVX2 + FMA,
+#                      else OpenBLAS's own detection (the variable unset)
 #   BLAS_CORE=inherit  the environment's OPENBLAS_CORETYPE, as it is
 #   BLAS_CORE=NAME     OPENBLAS_CORETYPE=NAME for both sides
 # Sets blas_core_note (for the scripts' headers).
@@ -13,8 +13,10 @@ case "${BLAS_CORE:-auto}" in
     flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
     avx512=1
     for f in avx512f avx512cd avx512dq avx512bw avx512vl; do [[ " $flags " == *" $f "* ]] || avx512=0; done
-    if ((avx512)) && grep -qm1 'AuthenticAMD' /proc/cpuinfo; then
+    if ((avx512)); then
       export OPENBLAS_CORETYPE=SkylakeX
+    elif [[ " $flags " == *" avx2 "* && " $flags " == *" fma "* ]]; then
+      export OPENBLAS_CORETYPE=Haswell
     else
       unset OPENBLAS_CORETYPE
     fi

@@ -354,14 +354,20 @@ TEST(BlasCore, AutoFollowsTheEnvironmentOrTheCpu) {
   if (env) {
     EXPECT_TRUE(same_name(core, before)) << "OPENBLAS_CORETYPE=" << before << " but OpenBLAS runs " << core;
   } else {
+    // From the features, whatever the vendor or model name.
     __builtin_cpu_init();
-    const bool amd_avx512 = __builtin_cpu_is("amd") && __builtin_cpu_supports("avx512f") &&
-                            __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
-                            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-    if (amd_avx512) {
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl");
+    if (avx512) {
       EXPECT_TRUE(same_name(core, "SkylakeX")) << "OpenBLAS runs " << core;
+    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+      EXPECT_TRUE(same_name(core, "Haswell")) << "OpenBLAS runs " << core;
     }
   }
+  // Once loaded, the key says which kernel set runs.
+  EXPECT_OK(ndrt_config_get("cpu.blas_core", value, sizeof value, nullptr));
+  EXPECT_EQ(std::string(value), core);
   const char* after = std::getenv("OPENBLAS_CORETYPE");
   EXPECT_EQ(after ? std::string(after) : std::string(), before) << "the environment was not put back";
   EXPECT_EQ(env != nullptr, after != nullptr);
