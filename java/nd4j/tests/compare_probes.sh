@@ -1,0 +1,50 @@
+#!/bin/bash
+# Runs each probe program (src/test/probes) once against real ND4J 1.0.0-M2.1 and once against
+# ndrt-nd4j, and compares the outputs line by line: numbers within 1e-5 relative (or 1e-6 absolute),
+# everything else exactly. Exit 77 (skipped) when ND4J cannot be resolved from Maven.
+# Usage: compare_probes.sh MVN JDK_BIN OUR_CLASSPATH NDRT_LIBRARY_PATH JAVA_ND4J_DIR
+set -u
+mvn=$1 jdk=$2 ours=$3 libpath=$4 dir=$5
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! "$mvn" -q -f "$dir/tests/reference-pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp/cp.txt" \
+     > "$tmp/mvn.log" 2>&1 || [ ! -s "$tmp/cp.txt" ]; then
+  echo "compare_probes: ND4J 1.0.0-M2.1 could not be resolved from Maven; skipped"; tail -5 "$tmp/mvn.log"
+  exit 77
+fi
+ref=$(cat "$tmp/cp.txt")
+srcs=$(find "$dir/src/test/probes" -name '*.java')
+mkdir -p "$tmp/ref" "$tmp/ours"
+"$jdk/javac" -nowarn -d "$tmp/ref" -cp "$ref" $srcs || { echo "probes do not compile against ND4J"; exit 1; }
+"$jdk/javac" -nowarn -d "$tmp/ours" -cp "$ours" $srcs || { echo "probes do not compile against ndrt-nd4j"; exit 1; }
+status=0
+for src in $srcs; do
+  cls=org.ndrt.nd4j.probes.$(basename "$src" .java)
+  "$jdk/java" -cp "$tmp/ref:$ref" "$cls" > "$tmp/$cls.ref" 2> "$tmp/$cls.ref.err" || { echo "$cls failed under ND4J"; cat "$tmp/$cls.ref.err"; status=1; continue; }
+  "$jdk/java" -Dndrt.library.path="$libpath" -cp "$tmp/ours:$ours" "$cls" > "$tmp/$cls.ours" 2> "$tmp/$cls.ours.err" || { echo "$cls failed under ndrt-nd4j"; cat "$tmp/$cls.ours.err"; status=1; continue; }
+  /usr/bin/python3 - "$tmp/$cls.ref" "$tmp/$cls.ours" "$cls" <<'PY' || status=1
+import re, sys
+ref, ours, name = open(sys.argv[1]).read().splitlines(), open(sys.argv[2]).read().splitlines(), sys.argv[3]
+num = re.compile(r'-?\d+(?:\.\d+)?(?:[eE]-?\d+)?')
+def same(a, b):
+    if a == b:
+        return True
+    ta, tb = num.split(a), num.split(b)
+    na, nb = num.findall(a), num.findall(b)
+    if [t.strip() for t in ta] != [t.strip() for t in tb] or len(na) != len(nb):
+        return False
+    for x, y in zip(na, nb):
+        x, y = float(x), float(y)
+        if abs(x - y) > max(1e-6, 1e-5 * max(abs(x), abs(y))):
+            return False
+    return True
+bad = [i for i in range(max(len(ref), len(ours)))
+       if i >= len(ref) or i >= len(ours) or not same(ref[i], ours[i])]
+for i in bad[:20]:
+    print("%s line %d\n  ND4J: %s\n  ndrt: %s" % (name, i + 1, ref[i] if i < len(ref) else "<none>",
+                                                ours[i] if i < len(ours) else "<none>"))
+print("%s: %d lines, %d differ" % (name, len(ref), len(bad)))
+sys.exit(1 if bad else 0)
+PY
+done
+exit $status
