@@ -6,6 +6,7 @@ import org.nd4j.linalg.exception.ND4JIllegalStateException;
 import org.nd4j.linalg.indexing.BooleanIndexing;
 import org.nd4j.linalg.indexing.conditions.Condition;
 import org.ndrt.DType;
+import org.ndrt.NdrtException;
 import org.ndrt.Ops;
 import org.ndrt.Tensor;
 
@@ -47,29 +48,48 @@ public abstract class ArrayMath extends ArrayViews {
     return o.dtype() == t.dtype() ? o.share() : o.cast(t.dtype());
   }
 
-  /** this (op) other into a new array, or into {@code result} / this. */
+  /**
+   * this (op) other into a new array, or into {@code result} / this. The hot path of every array
+   * expression: no JNI call but the op (and a conversion where the dtypes differ); the runtime
+   * checks the shapes, and a refusal is turned into ND4J's exception here.
+   */
   protected INDArray binary(String name, Binary op, INDArray other, INDArray result, boolean inPlace) {
-    long[] s = shape(), os = other.shape();
-    long[] b = Shapes.broadcast(s, os);
-    if (b == null || inPlace && !Arrays.equals(b, s)) {
-      throw new IllegalStateException("Cannot perform operation \"" + name + "\" - shapes are not equal and are not "
-          + "broadcastable.first.shape=" + Arrays.toString(s) + ", second.shape=" + Arrays.toString(os));
-    }
-    try (Tensor o = operand(other)) {
+    Tensor o = tensorOf(other);
+    Tensor converted = o.dtype() == t.dtype() ? null : o.cast(t.dtype());
+    try {
+      Tensor b = converted == null ? o : converted;
       if (inPlace) {
-        op.apply(t, o, t);
+        op.apply(t, b, t);
         return this;
       }
       if (result != null) {
-        if (!Arrays.equals(result.shape(), b)) {
-          throw new IllegalStateException("Cannot perform operation \"" + name + "\": result has shape "
-              + Arrays.toString(result.shape()) + ", the operands broadcast to " + Arrays.toString(b));
-        }
-        op.apply(t, o, tensorOf(result));
+        op.apply(t, b, tensorOf(result));
         return result;
       }
-      return wrap(op.apply(t, o, null));
+      return wrap(op.apply(t, b, null));
+    } catch (NdrtException e) {
+      throw shapeError(name, other, result, inPlace, e);
+    } finally {
+      if (converted != null) {
+        converted.close();
+      }
     }
+  }
+
+  /** ND4J's exception for shapes that do not fit the operation, else {@code e} as it was. */
+  private RuntimeException shapeError(String name, INDArray other, INDArray result, boolean inPlace,
+      RuntimeException e) {
+    long[] s = shape(), os = other.shape();
+    long[] b = Shapes.broadcast(s, os);
+    if (b == null || inPlace && !Arrays.equals(b, s)) {
+      return new IllegalStateException("Cannot perform operation \"" + name + "\" - shapes are not equal and are "
+          + "not broadcastable.first.shape=" + Arrays.toString(s) + ", second.shape=" + Arrays.toString(os));
+    }
+    if (result != null && !Arrays.equals(result.shape(), b)) {
+      return new IllegalStateException("Cannot perform operation \"" + name + "\": result has shape "
+          + Arrays.toString(result.shape()) + ", the operands broadcast to " + Arrays.toString(b));
+    }
+    return e;
   }
 
   protected INDArray scalarOp(Binary op, Number n, INDArray result, boolean inPlace) {
