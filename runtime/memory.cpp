@@ -2,6 +2,8 @@
 
 #include <sys/sysinfo.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "config.hpp"
@@ -23,37 +25,62 @@ namespace {
 // Host bytes in use over all host pools, for the pressure hook.
 std::atomic<int64_t> g_host_in_use{0};
 
+// The allocation path reads one atomic (next_trigger) when nothing is due; the lock is taken only to
+// fire. While in_use stays at or above the threshold the hook fires again after every eighth of the
+// threshold of growth, counted from in_use when the previous call returned: a hook that releases
+// memory (a garbage-collected host) is called again soon after, not only once in_use has grown by a
+// whole threshold above its peak, which let in_use climb by a threshold per call.
 struct Pressure {
-  std::mutex mu;
-  int64_t threshold = 0;
+  std::mutex mu;  // set_pressure_callback and firing
+  std::atomic<int64_t> threshold{0};
+  std::atomic<int64_t> next_trigger{INT64_MAX};  // fire when in_use reaches this; INT64_MAX: no hook
   ndrt_pressure_fn fn = nullptr;
   void* user = nullptr;
-  int64_t next_trigger = 0;  // fire when in_use reaches this
-  std::atomic<bool> armed{false};
+  uint64_t generation = 0;  // set_pressure_callback calls: a call in flight must not re-arm a newer hook
 };
 Pressure& pressure() {
   static Pressure p;
   return p;
 }
 
+int64_t pressure_step(int64_t threshold) { return std::max<int64_t>(threshold / 8, 1); }
+
 void check_pressure(int64_t in_use) {
   Pressure& p = pressure();
-  if (!p.armed.load(std::memory_order_relaxed)) return;
+  if (in_use < p.next_trigger.load(std::memory_order_relaxed)) return;
   ndrt_pressure_fn fn = nullptr;
   void* user = nullptr;
+  uint64_t generation = 0;
+  int64_t threshold = 0;
   {
     std::lock_guard<std::mutex> lock(p.mu);
-    if (!p.fn) return;
-    if (in_use < p.threshold) {
-      p.next_trigger = p.threshold;  // fell below: re-arm at the threshold
+    if (!p.fn) {
+      p.next_trigger.store(INT64_MAX, std::memory_order_relaxed);
       return;
     }
-    if (in_use < p.next_trigger) return;
-    p.next_trigger = in_use + p.threshold;
+    if (in_use < p.next_trigger.load(std::memory_order_relaxed)) return;
+    threshold = p.threshold.load(std::memory_order_relaxed);
+    p.next_trigger.store(in_use + pressure_step(threshold), std::memory_order_relaxed);  // others: later
     fn = p.fn;
     user = p.user;
+    generation = p.generation;
   }
   fn(in_use, user);  // outside the lock: the host may free tensors from inside it
+  int64_t now = g_host_in_use.load(std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(p.mu);
+  if (p.generation == generation)
+    p.next_trigger.store(now < threshold ? threshold : now + pressure_step(threshold), std::memory_order_relaxed);
+}
+
+// A free that takes in_use below the threshold re-arms the hook at the threshold.
+void rearm_pressure(int64_t in_use) {
+  Pressure& p = pressure();
+  int64_t threshold = p.threshold.load(std::memory_order_relaxed);
+  if (in_use < threshold && p.next_trigger.load(std::memory_order_relaxed) > threshold) {
+    std::lock_guard<std::mutex> lock(p.mu);
+    if (p.fn && p.threshold.load(std::memory_order_relaxed) == threshold)
+      p.next_trigger.store(threshold, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace
@@ -63,11 +90,11 @@ void set_pressure_callback(int64_t threshold, ndrt_pressure_fn fn, void* user) {
     fail(NDRT_ERR_INVALID_ARGUMENT, "memory pressure threshold must be > 0 bytes, got %lld", (long long)threshold);
   Pressure& p = pressure();
   std::lock_guard<std::mutex> lock(p.mu);
-  p.threshold = threshold;
+  p.threshold.store(fn ? threshold : 0, std::memory_order_relaxed);
   p.fn = fn;
   p.user = user;
-  p.next_trigger = threshold;
-  p.armed.store(fn != nullptr);
+  ++p.generation;
+  p.next_trigger.store(fn ? threshold : INT64_MAX, std::memory_order_relaxed);
 }
 
 HostPool::~HostPool() { trim(); }
@@ -124,7 +151,7 @@ void HostPool::free(void* p, size_t n) {
       cached_ += int64_t(cls);
     }
   }
-  g_host_in_use.fetch_sub(int64_t(cls), std::memory_order_relaxed);
+  rearm_pressure(g_host_in_use.fetch_sub(int64_t(cls), std::memory_order_relaxed) - int64_t(cls));
   if (!keep) std::free(p);
 }
 

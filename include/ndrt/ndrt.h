@@ -193,9 +193,9 @@ NDRT_API ndrt_status ndrt_memory_stats_get(ndrt_device device, ndrt_memory_stats
 NDRT_API ndrt_status ndrt_memory_trim(ndrt_device device);
 NDRT_API ndrt_status ndrt_memory_reset_peak(ndrt_device device);
 /* Memory-pressure hook for garbage-collected hosts: called with the bytes in use (all devices'
- * host pools) when an allocation takes in_use to or past `threshold_bytes`; after a call it fires
- * again only once in_use has grown by another threshold, or has fallen below the threshold and
- * crossed it again. Runs on the allocating thread, outside every ndrt lock. NULL removes it. */
+ * host pools) when an allocation takes in_use to or past `threshold_bytes`; while in use stays there,
+ * again each time it has grown by threshold/8 since the previous call returned, and on crossing again
+ * after falling below. Runs on the allocating thread, outside every ndrt lock. NULL removes it. */
 typedef void (*ndrt_pressure_fn)(int64_t in_use_bytes, void* user);
 NDRT_API ndrt_status ndrt_memory_set_pressure_callback(int64_t threshold_bytes, ndrt_pressure_fn fn,
                                                        void* user);

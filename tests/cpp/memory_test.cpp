@@ -332,7 +332,7 @@ struct Pressure {
   }
 };
 
-TEST(Memory, PressureCallbackFiresWhenCrossingTheThresholdNotOnEveryAllocation) {
+TEST(Memory, PressureCallbackFiresWhenCrossingTheThresholdThenEveryEighthNotOnEveryAllocation) {
   ASSERT_OK(ndrt_memory_trim(NDRT_CPU));
   const int64_t T = 1 << 20, chunk = 1 << 16;
   const int64_t base = stats().in_use;
@@ -349,22 +349,28 @@ TEST(Memory, PressureCallbackFiresWhenCrossingTheThresholdNotOnEveryAllocation) 
   EXPECT_GE(p.calls[0], T);
   EXPECT_EQ(p.calls[0], stats().in_use);
   const int64_t first = p.calls[0];
-  // Growing further by less than another threshold: no more calls.
-  while (stats().in_use + chunk < first + T) held.push_back(bytes_tensor(chunk));
-  EXPECT_EQ(p.calls.size(), 1u) << "fired again before in_use grew by another threshold";
+  // Over the threshold it fires again after every eighth of it: growing by less, no more calls.
+  const int64_t step = T / 8;
+  while (stats().in_use + chunk < first + step) held.push_back(bytes_tensor(chunk));
+  EXPECT_EQ(p.calls.size(), 1u) << "fired again before in_use grew by an eighth of the threshold";
   held.push_back(bytes_tensor(chunk));
   ASSERT_EQ(p.calls.size(), 2u);
-  EXPECT_GE(p.calls[1], first + T);
+  EXPECT_GE(p.calls[1], first + step);
+  // Not once per allocation: a threshold more of growth takes about eight calls.
+  while (stats().in_use < p.calls[1] + T) held.push_back(bytes_tensor(chunk));
+  EXPECT_GE(p.calls.size(), 8u);
+  EXPECT_LE(p.calls.size(), 11u);
   // Falling below the threshold and crossing it again fires again.
+  const size_t before_crossing = p.calls.size();
   held.clear();
-  EXPECT_EQ(p.calls.size(), 2u) << "frees must not fire the callback";
+  EXPECT_EQ(p.calls.size(), before_crossing) << "frees must not fire the callback";
   while (stats().in_use < T) held.push_back(bytes_tensor(chunk));
-  EXPECT_EQ(p.calls.size(), 3u);
+  EXPECT_EQ(p.calls.size(), before_crossing + 1);
   held.clear();
   // Removed: no calls.
   ASSERT_OK(ndrt_memory_set_pressure_callback(0, nullptr, nullptr));
   for (int i = 0; i < 40; ++i) held.push_back(bytes_tensor(chunk));
-  EXPECT_EQ(p.calls.size(), 3u);
+  EXPECT_EQ(p.calls.size(), before_crossing + 1);
   held.clear();
 }
 

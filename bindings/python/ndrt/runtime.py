@@ -106,7 +106,8 @@ _callbacks_kept = []  # every callback ever handed to the runtime stays alive (i
 
 def set_memory_pressure_callback(threshold_bytes, fn):
     """fn(in_use_bytes) runs (on the allocating thread) when host memory in use reaches the
-    threshold (again each further threshold). None removes it. Exceptions in fn are printed."""
+    threshold (while in use stays over it, again after every eighth of the threshold of growth since
+    the previous call returned). None removes it. Exceptions in fn are printed."""
     if fn is None:
         check(lib.ndrt_memory_set_pressure_callback(0, PRESSURE_FN(), None))
         return

@@ -1,6 +1,5 @@
 package org.ndrt;
 
-import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,51 +13,31 @@ import org.ndrt.capi.NdrtC;
  * offset) of refcounted storage on one device.
  *
  * <p>Each {@code Tensor} owns one runtime handle. Release it with {@link #close()} (try-with-resources);
- * a tensor that is never closed is released through a {@link Cleaner} after the garbage collector
- * finds it unreachable, and native memory pressure triggers the collector (see
- * {@link Memory#setPressureThreshold}), so a program that never closes stays bounded. Views
- * ({@link #reshape}, {@link #permute}, {@link #slice}, ...) are new tensors sharing storage: the
- * storage lives as long as any view does, whatever order they are closed in.
+ * a tensor that is never closed is released after the garbage collector finds it unreachable (by
+ * the daemon thread {@code ndrt-cleaner}, and by allocating threads under memory pressure), and
+ * native memory pressure triggers the collector (see {@link Memory}), so a program that never
+ * closes stays bounded. Views ({@link #reshape}, {@link #permute}, {@link #slice}, ...) are new
+ * tensors sharing storage: the storage lives as long as any view does, whatever order they are
+ * closed in.
  *
  * <p>Tensors may be used from many threads at once. Ops run on the calling thread's current device
  * ({@link Device#current()}), which must be the device of every tensor they touch.
  */
 public final class Tensor implements AutoCloseable {
-  static final Cleaner CLEANER = Cleaner.create(r -> {
-    Thread t = new Thread(r, "ndrt-cleaner");
-    t.setDaemon(true);
-    return t;
-  });
-
   static {
     Memory.installDefaultPressureHandler();
   }
 
-  /** Releases one handle; holds no reference to the Tensor (or the Cleaner could never run). */
-  private static final class Release implements Runnable {
-    private final long handle;
-
-    Release(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      try {
-        NdrtC.tensor_release(handle);
-      } catch (NdrtException e) {
-        // released already through the raw API: nothing left to do
-      }
-    }
-  }
-
   private final long handle;
-  private final Cleaner.Cleanable cleanable;
+  private final NativeReleaser.Ref release;
   private volatile boolean closed;
 
   private Tensor(long handle) {
     this.handle = handle;
-    this.cleanable = CLEANER.register(this, new Release(handle));
+    this.release = NativeReleaser.register(this, handle);
+    if (Memory.collecting) {
+      Memory.awaitCollection(); // back-pressure: the memory hook is releasing unclosed tensors
+    }
   }
 
   /**
@@ -103,7 +82,7 @@ public final class Tensor implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    cleanable.clean();
+    NativeReleaser.release(release);
   }
 
   public boolean isClosed() {
@@ -323,7 +302,7 @@ public final class Tensor implements AutoCloseable {
       NdrtC.tensor_release(own);
       throw e;
     }
-    CLEANER.register(b, new Release(own));
+    NativeReleaser.register(b, own);
     return b.order(ByteOrder.nativeOrder());
   }
 

@@ -24,9 +24,9 @@ public final class Callbacks {
 
   /**
    * Calls {@code listener} with the bytes in use (all host pools) when an allocation takes them to
-   * or past {@code thresholdBytes}; it fires again once in use has grown by another threshold, or
-   * has fallen below it and crossed it again. It runs on the allocating thread. A null listener
-   * removes it.
+   * or past {@code thresholdBytes}; while in use stays there, again each time it has grown by an
+   * eighth of the threshold since the previous call returned, and after falling below, on crossing
+   * again. It runs on the allocating thread. A null listener removes it.
    */
   public static synchronized void setPressureListener(long thresholdBytes, LongConsumer listener) {
     if (listener == null) {
