@@ -379,21 +379,40 @@ public final class Tensor implements AutoCloseable {
 
   // ------------------------------------------------------------------------------- description
 
+  // A handle's dtype and shape never change (views and reshapes are new handles), so they are read
+  // through JNI once and kept: array APIs over Tensor (the ND4J drop-in) check them on every op.
+  private DType dtype;
+  private long[] shape;
+
   public DType dtype() {
-    try {
-      return DType.of(NdrtC.tensor_dtype(handle()));
-    } finally {
-      Reference.reachabilityFence(this);
+    long h = handle();
+    DType d = dtype;
+    if (d == null) {
+      try {
+        dtype = d = DType.of(NdrtC.tensor_dtype(h));
+      } finally {
+        Reference.reachabilityFence(this);
+      }
     }
+    return d;
+  }
+
+  private long[] cachedShape() {
+    long h = handle();
+    long[] s = shape;
+    if (s == null) {
+      try {
+        shape = s = NdrtC.tensor_shape(h);
+      } finally {
+        Reference.reachabilityFence(this);
+      }
+    }
+    return s;
   }
 
   /** The shape (a fresh array). */
   public long[] shape() {
-    try {
-      return NdrtC.tensor_shape(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return cachedShape().clone();
   }
 
   /** Strides in elements (a fresh array). */
@@ -406,11 +425,7 @@ public final class Tensor implements AutoCloseable {
   }
 
   public int rank() {
-    try {
-      return NdrtC.tensor_rank(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return cachedShape().length;
   }
 
   public long numel() {
