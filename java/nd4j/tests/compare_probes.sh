@@ -2,14 +2,16 @@
 # Runs each probe program (src/test/probes) once against real ND4J 1.0.0-M2.1 and once against
 # ndrt-nd4j, and compares the outputs line by line: numbers within 1e-5 relative (or 1e-6 absolute),
 # everything else exactly. Exit 77 (skipped) when ND4J cannot be resolved from Maven.
-# Usage: compare_probes.sh MVN JDK_BIN OUR_CLASSPATH NDRT_LIBRARY_PATH JAVA_ND4J_DIR
+# Usage: compare_probes.sh MVN JDK_BIN OUR_CLASSPATH NDRT_LIBRARY_PATH DROP_IN_DIR [PROBE_PACKAGE]
+# DROP_IN_DIR holds tests/reference-pom.xml and src/test/probes (java/nd4j; java/datavec, whose probes
+# are in org.ndrt.datavec.probes). javacpp.platform keeps the JavaCPP presets to this platform's natives.
 set -u
-mvn=$1 jdk=$2 ours=$3 libpath=$4 dir=$5
+mvn=$1 jdk=$2 ours=$3 libpath=$4 dir=$5 pkg=${6:-org.ndrt.nd4j.probes}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! "$mvn" -q -f "$dir/tests/reference-pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp/cp.txt" \
+if ! "$mvn" -q -B -Djavacpp.platform=linux-x86_64 -f "$dir/tests/reference-pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp/cp.txt" \
      > "$tmp/mvn.log" 2>&1 || [ ! -s "$tmp/cp.txt" ]; then
-  echo "compare_probes: ND4J 1.0.0-M2.1 could not be resolved from Maven; skipped"; tail -5 "$tmp/mvn.log"
+  echo "compare_probes: the reference ($dir/tests/reference-pom.xml) could not be resolved from Maven; skipped"; tail -5 "$tmp/mvn.log"
   exit 77
 fi
 ref=$(cat "$tmp/cp.txt")
@@ -19,7 +21,7 @@ mkdir -p "$tmp/ref" "$tmp/ours"
 "$jdk/javac" -nowarn -d "$tmp/ours" -cp "$ours" $srcs || { echo "probes do not compile against ndrt-nd4j"; exit 1; }
 status=0
 for src in $srcs; do
-  cls=org.ndrt.nd4j.probes.$(basename "$src" .java)
+  cls=$pkg.$(basename "$src" .java)
   "$jdk/java" -cp "$tmp/ref:$ref" "$cls" > "$tmp/$cls.ref" 2> "$tmp/$cls.ref.err" || { echo "$cls failed under ND4J"; cat "$tmp/$cls.ref.err"; status=1; continue; }
   "$jdk/java" -Dndrt.library.path="$libpath" -cp "$tmp/ours:$ours" "$cls" > "$tmp/$cls.ours" 2> "$tmp/$cls.ours.err" || { echo "$cls failed under ndrt-nd4j"; cat "$tmp/$cls.ours.err"; status=1; continue; }
   /usr/bin/python3 - "$tmp/$cls.ref" "$tmp/$cls.ours" "$cls" <<'PY' || status=1

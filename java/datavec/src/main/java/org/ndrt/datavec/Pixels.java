@@ -124,7 +124,8 @@ public final class Pixels {
 
   /**
    * OpenCV's INTER_LINEAR resize: pixel centres aligned ((d + 0.5) * scale - 0.5), edges clamped, the
-   * weights rounded to 11 bits and the two passes combined in integers with rounding, as OpenCV does.
+   * weights rounded to 11 bits and the two passes combined in integers, rounded as OpenCV's 8-bit
+   * vectorised pass rounds (checked against DataVec by java_datavec_compare_probes).
    */
   public Pixels resize(int dstRows, int dstCols) {
     if (dstRows == rows && dstCols == cols) {
@@ -132,39 +133,48 @@ public final class Pixels {
     }
     int[] xs = new int[dstCols];
     int[] xw = new int[dstCols];
-    taps(cols, dstCols, xs, xw);
+    taps(cols, dstCols, xs, xw, true);
     int[] ys = new int[dstRows];
     int[] yw = new int[dstRows];
-    taps(rows, dstRows, ys, yw);
+    taps(rows, dstRows, ys, yw, false);
     Pixels p = new Pixels(dstRows, dstCols, channels, maxValue);
     int[] h0 = new int[dstCols * channels];
     int[] h1 = new int[dstCols * channels];
     for (int dy = 0; dy < dstRows; dy++) {
-      horizontal(Math.min(ys[dy], rows - 1), xs, xw, h0);
-      horizontal(Math.min(ys[dy] + 1, rows - 1), xs, xw, h1);
+      horizontal(Math.max(0, Math.min(ys[dy], rows - 1)), xs, xw, h0);
+      horizontal(Math.max(0, Math.min(ys[dy] + 1, rows - 1)), xs, xw, h1);
       long b1 = yw[dy];
       long b0 = 2048 - b1;
       int base = dy * dstCols * channels;
       for (int i = 0; i < h0.length; i++) {
-        long val = b0 * h0[i] + b1 * h1[i];
-        int out = (int) ((val + (1L << 21)) >> 22);
+        int out;
+        if (maxValue == 255) {
+          // OpenCV's vectorised 8-bit vertical pass: 16-bit high products, then +2 >> 2.
+          out = (int) ((((b0 * (h0[i] >> 4)) >> 16) + ((b1 * (h1[i] >> 4)) >> 16) + 2) >> 2);
+        } else {
+          out = (int) ((b0 * h0[i] + b1 * h1[i] + (1L << 21)) >> 22);
+        }
         p.v[base + i] = Math.max(0, Math.min(maxValue, out));
       }
     }
     return p;
   }
 
-  private static void taps(int src, int dst, int[] start, int[] weight) {
+  /**
+   * Source index and 11-bit weight of the second tap per output index. OpenCV clamps the weight at the
+   * edges for columns only; rows keep their weights and read the edge row twice.
+   */
+  private static void taps(int src, int dst, int[] start, int[] weight, boolean clampWeights) {
     double scale = (double) src / dst;
     for (int d = 0; d < dst; d++) {
       float f = (float) ((d + 0.5) * scale - 0.5);
       int s = (int) Math.floor(f);
       f -= s;
-      if (s < 0) {
+      if (clampWeights && s < 0) {
         f = 0;
         s = 0;
       }
-      if (s >= src - 1) {
+      if (clampWeights && s >= src - 1) {
         f = 0;
         s = src - 1;
       }
