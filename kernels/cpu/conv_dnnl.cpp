@@ -34,6 +34,7 @@
 
 #include "config.hpp"
 #include "cores.hpp"
+#include "dnnl_compat.hpp"
 #endif
 
 namespace ndrt {
@@ -158,29 +159,24 @@ std::shared_ptr<DnnlConvPlan> build(ConvPass pass, const Conv2dGeom& g, ndrt_dty
   const DT dt = dnnl_dt(ndt);
   const Roles u = roles(g, dt, Formats::User);
   const Roles c = roles(g, dt, formats);
-  const memory::dims strides{g.sh, g.sw}, dil{g.dh - 1, g.dw - 1}, pl{g.pt, g.pl}, pr{g.pb, g.pr};
-  const auto alg = dnnl::algorithm::convolution_direct;
+  const dnnl_compat::ConvShape shape{{g.sh, g.sw}, {g.dh - 1, g.dw - 1}, {g.pt, g.pl}, {g.pb, g.pr}};
   const dnnl::primitive_attr attr = user_scratchpad();
   auto plan = std::make_shared<DnnlConvPlan>();
   dnnl::primitive_desc_base pd;
   memory::desc px, pw, py;
   try {
-    dnnl::convolution_forward::desc fd(dnnl::prop_kind::forward_training, alg, c.x, c.w,
-                                       bias ? c.bias : memory::desc(), c.y, strides, dil, pl, pr);
-    dnnl::convolution_forward::primitive_desc fpd(fd, attr, eng);
+    const auto fpd = dnnl_compat::conv_fwd_pd(eng, c.x, c.w, bias ? c.bias : memory::desc(), c.y, shape, attr);
     if (pass == ConvPass::Fwd) {
       pd = fpd;
       px = fpd.src_desc(), pw = fpd.weights_desc(), py = fpd.dst_desc();
       plan->prim = dnnl::convolution_forward(fpd);
     } else if (pass == ConvPass::BwdData) {
-      dnnl::convolution_backward_data::desc bd(alg, c.x, c.w, c.y, strides, dil, pl, pr);
-      dnnl::convolution_backward_data::primitive_desc bpd(bd, attr, eng, fpd);
+      const auto bpd = dnnl_compat::conv_bwd_data_pd(eng, c.x, c.w, c.y, shape, attr, fpd);
       pd = bpd;
       px = bpd.diff_src_desc(), pw = bpd.weights_desc(), py = bpd.diff_dst_desc();
       plan->prim = dnnl::convolution_backward_data(bpd);
     } else {
-      dnnl::convolution_backward_weights::desc wd(alg, c.x, c.w, c.y, strides, dil, pl, pr);
-      dnnl::convolution_backward_weights::primitive_desc wpd(wd, attr, eng, fpd);
+      const auto wpd = dnnl_compat::conv_bwd_weights_pd(eng, c.x, c.w, c.y, shape, attr, fpd);
       pd = wpd;
       px = wpd.src_desc(), pw = wpd.diff_weights_desc(), py = wpd.diff_dst_desc();
       plan->prim = dnnl::convolution_backward_weights(wpd);

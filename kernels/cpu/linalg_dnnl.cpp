@@ -21,6 +21,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "dnnl_compat.hpp"
 #include "linalg_engine.hpp"
 #endif
 
@@ -98,7 +99,7 @@ std::shared_ptr<Plan> make_plan(const Key& key) {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   try {
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), attr, *cpu_engine());
+    const dnnl::matmul::primitive_desc pd = dnnl_compat::matmul_pd(*cpu_engine(), a, b, c, attr);
     if (std::strstr(pd.impl_info_str(), "ref")) return nullptr;
     auto p = std::make_shared<Plan>();
     p->prim = dnnl::matmul(pd);
