@@ -81,6 +81,11 @@ public class Nd4j {
     return RANDOM;
   }
 
+  /** Runs a custom op (ND4J's Nd4j.exec); returns its outputs. */
+  public static INDArray[] exec(org.nd4j.linalg.api.ops.CustomOp op) {
+    return getExecutioner().exec(op);
+  }
+
   public static OpExecutioner getExecutioner() {
     return Executioner.INSTANCE;
   }

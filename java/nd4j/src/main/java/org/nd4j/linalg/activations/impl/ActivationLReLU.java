@@ -1,0 +1,50 @@
+package org.nd4j.linalg.activations.impl;
+
+import org.nd4j.common.primitives.Pair;
+import org.nd4j.linalg.activations.BaseActivationFunction;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.ndrt.Ops;
+
+/** x for x > 0, alpha x otherwise, as ND4J's ActivationLReLU (runtime ops forward and backward). */
+public class ActivationLReLU extends BaseActivationFunction {
+  private static final long serialVersionUID = 1L;
+  public static final double DEFAULT_ALPHA = 0.01;
+  private final double alpha;
+
+  public ActivationLReLU() {
+    this(DEFAULT_ALPHA);
+  }
+
+  public ActivationLReLU(double alpha) {
+    this.alpha = alpha;
+  }
+
+  public double getAlpha() {
+    return alpha;
+  }
+
+  @Override
+  public INDArray getActivation(INDArray in, boolean training) {
+    return forwardInPlace(in, (x, y) -> Ops.leakyRelu(x, alpha, y));
+  }
+
+  @Override
+  public Pair<INDArray, INDArray> backprop(INDArray in, INDArray epsilon) {
+    return backwardInPlace(in, epsilon, (x, e) -> Ops.leakyReluBp(x, e, alpha));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ActivationLReLU && (((ActivationLReLU) o).alpha == alpha);
+  }
+
+  @Override
+  public int hashCode() {
+    return Double.hashCode(alpha);
+  }
+
+  @Override
+  public String toString() {
+    return "leakyrelu(a=" + alpha + ")";
+  }
+}

@@ -1,0 +1,40 @@
+package org.nd4j.linalg.api.ops.impl.scalar;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.BaseOp;
+
+/** x - scalar into z (z = x, in place, when not given), as ND4J's ScalarSubtraction. */
+public class ScalarSubtraction extends BaseOp {
+  private Number scalar;
+
+  public ScalarSubtraction() {}
+
+  public ScalarSubtraction(INDArray x) {
+    this(x, 0);
+  }
+
+  public ScalarSubtraction(INDArray x, Number num) {
+    super(x, null, x);
+    this.scalar = num;
+  }
+
+  public ScalarSubtraction(INDArray x, INDArray y, INDArray z, Number num) {
+    super(x, y, z == null ? x : z);
+    this.scalar = num;
+  }
+
+  public Number getScalar() {
+    return scalar;
+  }
+
+  @Override
+  public String opName() {
+    return "sub_scalar";
+  }
+
+  @Override
+  public INDArray exec() {
+    Number s = scalar;
+    return x.sub(s, z);
+  }
+}
