@@ -39,7 +39,7 @@ public class TensorOpsBench {
   @Param({"1"})
   public int threads;
 
-  Tensor small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut;
+  Tensor small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut, s1, s2, sOut;
 
   static Tensor random(SplittableRandom rng, long... shape) {
     long n = 1;
@@ -67,11 +67,14 @@ public class TensorOpsBench {
     m1 = random(rng, 1024, 1024);
     m2 = random(rng, 1024, 1024);
     mOut = Tensor.empty(DType.F32, 1024, 1024);
+    s1 = random(rng, 16, 16);
+    s2 = random(rng, 16, 16);
+    sOut = Tensor.empty(DType.F32, 16, 16);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    for (Tensor t : new Tensor[] {small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut}) {
+    for (Tensor t : new Tensor[] {small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut, s1, s2, sOut}) {
       t.close();
     }
   }
@@ -98,5 +101,18 @@ public class TensorOpsBench {
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public Tensor matmul1024() {
     return Ops.matmul(m1, m2, false, false, mOut);
+  }
+
+  /** A small tensor times a Java number into a given output: a rank-0 operand, as Tensor.mul(Number) makes. */
+  @Benchmark
+  public Tensor smallMulScalarGivenOutput() {
+    try (Tensor s = Tensor.scalar(2.5, DType.F32)) {
+      return Ops.mul(small1, s, smallOut);
+    }
+  }
+
+  @Benchmark
+  public Tensor matmul16() {
+    return Ops.matmul(s1, s2, false, false, sOut);
   }
 }

@@ -6,6 +6,7 @@ import org.nd4j.linalg.exception.ND4JIllegalStateException;
 import org.nd4j.linalg.indexing.BooleanIndexing;
 import org.nd4j.linalg.indexing.conditions.Condition;
 import org.ndrt.DType;
+import org.ndrt.DeviceMismatchException;
 import org.ndrt.NdrtException;
 import org.ndrt.Ops;
 import org.ndrt.Tensor;
@@ -92,19 +93,45 @@ public abstract class ArrayMath extends ArrayViews {
     return e;
   }
 
+  /**
+   * Per thread, one rank-0 tensor per dtype, refilled for each scalar op: a fill is one runtime call
+   * where a new scalar costs three (create, fill, release). Never closed: a few bytes per thread.
+   */
+  private static final ThreadLocal<Tensor[]> SCALARS = ThreadLocal.withInitial(() -> new Tensor[DType.values().length]);
+
+  private static Tensor cachedScalar(DType d, double v) {
+    Tensor[] cache = SCALARS.get();
+    Tensor s = cache[d.ordinal()];
+    if (s == null) {
+      return cache[d.ordinal()] = Tensor.full(v, d);
+    }
+    s.fill(v);
+    return s;
+  }
+
   protected INDArray scalarOp(Binary op, Number n, INDArray result, boolean inPlace) {
-    try (Tensor s = scalarTensor(n)) {
-      if (inPlace) {
-        op.apply(t, s, t);
-        return this;
+    try {
+      return scalarOp(op, cachedScalar(t.dtype(), n.doubleValue()), result, inPlace);
+    } catch (DeviceMismatchException e) {
+      // the cached scalar lives where this thread's device was when it was made: a fresh one here
+      try (Tensor s = scalarTensor(n)) {
+        return scalarOp(op, s, result, inPlace);
       }
-      if (result != null) {
-        op.apply(t, s, tensorOf(result));
-        return result;
-      }
-      return wrap(op.apply(t, s, null));
     }
   }
+
+  private INDArray scalarOp(Binary op, Tensor s, INDArray result, boolean inPlace) {
+    if (inPlace) {
+      op.apply(t, s, t);
+      return this;
+    }
+    if (result != null) {
+      op.apply(t, s, tensorOf(result));
+      return result;
+    }
+    return wrap(op.apply(t, s, null));
+  }
+
 
   @Override public INDArray add(Number n) { return scalarOp(ADD, n, null, false); }
   @Override public INDArray addi(Number n) { return scalarOp(ADD, n, null, true); }
@@ -236,6 +263,20 @@ public abstract class ArrayMath extends ArrayViews {
   }
 
   private INDArray mmulInto(INDArray other, INDArray result) {
+    Tensor o = tensorOf(other);
+    if (t.rank() == 2 && o.rank() == 2 && o.dtype() == t.dtype()) {
+      // the common case with no handle shared or reshaped: the runtime checks the shapes, and a
+      // refusal is turned into ND4J's exception by the general path below
+      try {
+        if (result == null) {
+          return wrap(Ops.matmul(t, o));
+        }
+        Ops.matmul(t, o, false, false, tensorOf(result));
+        return result;
+      } catch (NdrtException e) {
+        // fall through: ND4J's message
+      }
+    }
     if (rank() > 2 || other.rank() > 2 || rank() == 0 || other.rank() == 0) {
       throw new ND4JIllegalStateException("Cannot execute matrix multiplication: " + Arrays.toString(shape()) + "x"
           + Arrays.toString(other.shape()) + ": both arrays must be vectors or matrices");

@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class Nd4jOpsBench {
-  INDArray small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut;
+  INDArray small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut, s1, s2, sOut;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -45,11 +45,14 @@ public class Nd4jOpsBench {
     m1 = Nd4j.rand(DataType.FLOAT, 1024, 1024);
     m2 = Nd4j.rand(DataType.FLOAT, 1024, 1024);
     mOut = Nd4j.create(DataType.FLOAT, 1024, 1024);
+    s1 = Nd4j.rand(DataType.FLOAT, 16, 16);
+    s2 = Nd4j.rand(DataType.FLOAT, 16, 16);
+    sOut = Nd4j.create(DataType.FLOAT, 16, 16);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    for (INDArray a : new INDArray[] {small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut}) {
+    for (INDArray a : new INDArray[] {small1, small2, smallOut, big1, big2, bigOut, m1, m2, mOut, s1, s2, sOut}) {
       a.close();
     }
   }
@@ -77,5 +80,17 @@ public class Nd4jOpsBench {
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public INDArray matmul1024() {
     return m1.mmul(m2, mOut);
+  }
+
+  /** A small array times a Java number, into a given output (the scalar path). */
+  @Benchmark
+  public INDArray smallMulScalarGivenOutput() {
+    return small1.mul(2.5, smallOut);
+  }
+
+  /** A small matrix product into a given output: the per-call overhead of mmul. */
+  @Benchmark
+  public INDArray matmul16() {
+    return s1.mmul(s2, sOut);
   }
 }
