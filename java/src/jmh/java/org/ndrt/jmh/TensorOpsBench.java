@@ -115,4 +115,18 @@ public class TensorOpsBench {
   public Tensor matmul16() {
     return Ops.matmul(s1, s2, false, false, sOut);
   }
+
+  @Benchmark
+  public long sumRows16() {
+    try (Tensor y = Ops.sum(s1, new long[] {1})) {
+      return y.handle();
+    }
+  }
+
+  @Benchmark
+  public long smallTanhNewOutput() {
+    try (Tensor y = Ops.tanh(small1)) {
+      return y.handle();
+    }
+  }
 }

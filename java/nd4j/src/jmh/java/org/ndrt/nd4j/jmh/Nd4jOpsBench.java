@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -92,5 +93,23 @@ public class Nd4jOpsBench {
   @Benchmark
   public INDArray matmul16() {
     return s1.mmul(s2, sOut);
+  }
+
+  /** Row sums of a 16x16 matrix into a new array, released at once. */
+  @Benchmark
+  public long sumRows16() {
+    INDArray y = s1.sum(1);
+    long n = y.length();
+    y.close();
+    return n;
+  }
+
+  /** tanh of a small array into a new array, released at once. */
+  @Benchmark
+  public long smallTanhNewOutput() {
+    INDArray y = Transforms.tanh(small1);
+    long n = y.length();
+    y.close();
+    return n;
   }
 }
