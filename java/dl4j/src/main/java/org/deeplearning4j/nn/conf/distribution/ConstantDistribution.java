@@ -1,0 +1,22 @@
+package org.deeplearning4j.nn.conf.distribution;
+
+/** Deeplearning4j's ConstantDistribution (configuration only; see {@link Distribution}). */
+public class ConstantDistribution extends Distribution {
+  private static final long serialVersionUID = 1L;
+  private double value;
+
+  protected ConstantDistribution() {}
+
+  public ConstantDistribution(double value) {
+    this.value = value;
+  }
+
+  public double getValue() {
+    return value;
+  }
+
+  @Override
+  public String toString() {
+    return "ConstantDistribution(" + "value=" + value + ")";
+  }
+}

@@ -1,0 +1,28 @@
+package org.deeplearning4j.nn.conf.distribution;
+
+/** Deeplearning4j's GaussianDistribution (configuration only; see {@link Distribution}). */
+public class GaussianDistribution extends Distribution {
+  private static final long serialVersionUID = 1L;
+  private double mean;
+  private double std;
+
+  protected GaussianDistribution() {}
+
+  public GaussianDistribution(double mean, double std) {
+    this.mean = mean;
+    this.std = std;
+  }
+
+  public double getMean() {
+    return mean;
+  }
+
+  public double getStd() {
+    return std;
+  }
+
+  @Override
+  public String toString() {
+    return "GaussianDistribution(" + "mean=" + mean + ", " + "std=" + std + ")";
+  }
+}

@@ -1,0 +1,66 @@
+package org.deeplearning4j.nn.conf.layers;
+
+import org.nd4j.linalg.lossfunctions.ILossFunction;
+import org.nd4j.linalg.lossfunctions.LossFunctions;
+
+/**
+ * Deeplearning4j's CenterLossOutputLayer, as configuration only: org.ndrt.nn has no center loss. The
+ * network refuses it when initialised (UnsupportedOperationException naming it).
+ */
+public class CenterLossOutputLayer extends BaseOutputLayer {
+  private static final long serialVersionUID = 1L;
+
+  protected double alpha = 0.05;
+  protected double lambda = 2e-4;
+  protected boolean gradientCheck;
+
+  protected CenterLossOutputLayer() {}
+
+  protected CenterLossOutputLayer(Builder b) {
+    super(b);
+    alpha = b.alpha;
+    lambda = b.lambda;
+    gradientCheck = b.gradientCheck;
+  }
+
+  @Override
+  public org.ndrt.nn.conf.layers.Layer ndrtLayer() {
+    throw refuse("the layer itself (org.ndrt.nn has no center loss; use OutputLayer)");
+  }
+
+  public static class Builder extends BaseOutputLayer.Builder<Builder> {
+    protected double alpha = 0.05;
+    protected double lambda = 2e-4;
+    protected boolean gradientCheck;
+
+    public Builder() {}
+
+    public Builder(LossFunctions.LossFunction lossFunction) {
+      super(lossFunction);
+    }
+
+    public Builder(ILossFunction lossFunction) {
+      super(lossFunction);
+    }
+
+    public Builder alpha(double alpha) {
+      this.alpha = alpha;
+      return this;
+    }
+
+    public Builder lambda(double lambda) {
+      this.lambda = lambda;
+      return this;
+    }
+
+    public Builder gradientCheck(boolean gradientCheck) {
+      this.gradientCheck = gradientCheck;
+      return this;
+    }
+
+    @Override
+    public CenterLossOutputLayer build() {
+      return new CenterLossOutputLayer(this);
+    }
+  }
+}

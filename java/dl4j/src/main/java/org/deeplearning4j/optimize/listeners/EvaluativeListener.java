@@ -1,0 +1,75 @@
+package org.deeplearning4j.optimize.listeners;
+
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.optimize.api.BaseTrainingListener;
+import org.deeplearning4j.optimize.api.InvocationType;
+import org.nd4j.evaluation.IEvaluation;
+import org.nd4j.evaluation.classification.Evaluation;
+import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Evaluates the network on an iterator every {@code frequency} epochs or iterations and logs the
+ * evaluation's stats (slf4j, INFO), as Deeplearning4j's EvaluativeListener (default: Evaluation at each
+ * epoch end).
+ */
+public class EvaluativeListener extends BaseTrainingListener {
+  private static final Logger log = LoggerFactory.getLogger(EvaluativeListener.class);
+  private final DataSetIterator iterator;
+  private final int frequency;
+  private final InvocationType type;
+  private final IEvaluation<?>[] evaluations;
+  private int count;
+
+  public EvaluativeListener(DataSetIterator iterator, int frequency) {
+    this(iterator, frequency, InvocationType.EPOCH_END);
+  }
+
+  public EvaluativeListener(DataSetIterator iterator, int frequency, InvocationType type) {
+    this(iterator, frequency, type, new Evaluation());
+  }
+
+  public EvaluativeListener(DataSetIterator iterator, int frequency, InvocationType type, IEvaluation<?>... evaluations) {
+    this.iterator = iterator;
+    this.frequency = Math.max(1, frequency);
+    this.type = type;
+    this.evaluations = evaluations;
+  }
+
+  @Override
+  public void iterationDone(Model model, int iteration, int epoch) {
+    if (type == InvocationType.ITERATION_END) {
+      invoke(model);
+    }
+  }
+
+  @Override
+  public void onEpochStart(Model model) {
+    if (type == InvocationType.EPOCH_START) {
+      invoke(model);
+    }
+  }
+
+  @Override
+  public void onEpochEnd(Model model) {
+    if (type == InvocationType.EPOCH_END) {
+      invoke(model);
+    }
+  }
+
+  private void invoke(Model model) {
+    if (count++ % frequency != 0) {
+      return;
+    }
+    for (IEvaluation<?> e : evaluations) {
+      e.reset();
+    }
+    iterator.reset();
+    ((MultiLayerNetwork) model).doEvaluation(iterator, evaluations);
+    for (IEvaluation<?> e : evaluations) {
+      log.info("Evaluation:\n{}", e.stats());
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package org.deeplearning4j.util;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.ndrt.DType;
+import org.ndrt.Tensor;
+
+/**
+ * Deeplearning4j's ModelSerializer over org.ndrt.nn's: the zip org.ndrt.nn.MultiLayerNetwork.save
+ * writes (configuration, f32 parameters and updater state, training counters and random streams, so
+ * training goes on bit for bit) plus {@value #DL4J_CONF}, the Deeplearning4j configuration's JSON. Not
+ * Deeplearning4j's file format: zips written by Deeplearning4j are not read. The updater state is always
+ * written; {@code loadUpdater false} starts it from zero.
+ */
+public final class ModelSerializer {
+  /** The zip entry holding MultiLayerConfiguration.toJson(). */
+  public static final String DL4J_CONF = "dl4j-configuration.json";
+
+  private ModelSerializer() {}
+
+  public static void writeModel(Model model, File file, boolean saveUpdater) throws IOException {
+    if (!(model instanceof MultiLayerNetwork)) {
+      throw new UnsupportedOperationException("ModelSerializer.writeModel: ndrt's Deeplearning4j drop-in saves "
+          + "MultiLayerNetwork only, got " + model.getClass().getName());
+    }
+    MultiLayerNetwork net = (MultiLayerNetwork) model;
+    File tmp = File.createTempFile("ndrt-dl4j", ".zip");
+    try {
+      net.ndrtNetwork().save(tmp);
+      try (ZipFile in = new ZipFile(tmp); ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(file.toPath()))) {
+        for (ZipEntry e : java.util.Collections.list(in.entries())) {
+          out.putNextEntry(new ZipEntry(e.getName()));
+          try (InputStream s = in.getInputStream(e)) {
+            s.transferTo(out);
+          }
+          out.closeEntry();
+        }
+        out.putNextEntry(new ZipEntry(DL4J_CONF));
+        out.write(net.getLayerWiseConfigurations().toJson().getBytes(StandardCharsets.UTF_8));
+        out.closeEntry();
+      }
+    } finally {
+      Files.deleteIfExists(tmp.toPath());
+    }
+  }
+
+  public static void writeModel(Model model, String path, boolean saveUpdater) throws IOException {
+    writeModel(model, new File(path), saveUpdater);
+  }
+
+  public static void writeModel(Model model, OutputStream stream, boolean saveUpdater) throws IOException {
+    File tmp = File.createTempFile("ndrt-dl4j", ".zip");
+    try {
+      writeModel(model, tmp, saveUpdater);
+      Files.copy(tmp.toPath(), stream);
+    } finally {
+      Files.deleteIfExists(tmp.toPath());
+    }
+  }
+
+  public static MultiLayerNetwork restoreMultiLayerNetwork(File file) throws IOException {
+    return restoreMultiLayerNetwork(file, true);
+  }
+
+  public static MultiLayerNetwork restoreMultiLayerNetwork(File file, boolean loadUpdater) throws IOException {
+    String json;
+    try (ZipFile z = new ZipFile(file)) {
+      ZipEntry e = z.getEntry(DL4J_CONF);
+      if (e == null) {
+        throw new IOException(file + ": no " + DL4J_CONF + " (not written by ndrt's Deeplearning4j drop-in; "
+            + "Deeplearning4j's own zips are not read)");
+      }
+      try (InputStream s = z.getInputStream(e)) {
+        json = new String(s.readAllBytes(), StandardCharsets.UTF_8);
+      }
+    }
+    org.ndrt.nn.MultiLayerNetwork n = org.ndrt.nn.MultiLayerNetwork.load(file);
+    if (!loadUpdater) {
+      try (Tensor z = Tensor.zeros(DType.F32, n.updaterState().shape())) {
+        n.setUpdaterState(z);
+      }
+    }
+    return new MultiLayerNetwork(MultiLayerConfiguration.fromJson(json), n);
+  }
+
+  public static MultiLayerNetwork restoreMultiLayerNetwork(String path) throws IOException {
+    return restoreMultiLayerNetwork(new File(path), true);
+  }
+
+  public static MultiLayerNetwork restoreMultiLayerNetwork(String path, boolean loadUpdater) throws IOException {
+    return restoreMultiLayerNetwork(new File(path), loadUpdater);
+  }
+
+  public static MultiLayerNetwork restoreMultiLayerNetwork(InputStream stream, boolean loadUpdater) throws IOException {
+    File tmp = File.createTempFile("ndrt-dl4j", ".zip");
+    try {
+      Files.copy(stream, tmp.toPath(), StandardCopyOption.REPLACE_EXISTING);
+      return restoreMultiLayerNetwork(tmp, loadUpdater);
+    } finally {
+      Files.deleteIfExists(tmp.toPath());
+    }
+  }
+
+  public static MultiLayerNetwork restoreMultiLayerNetwork(InputStream stream) throws IOException {
+    return restoreMultiLayerNetwork(stream, true);
+  }
+}

@@ -1,0 +1,69 @@
+package org.ndrt.dl4j;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.cpu.nativecpu.NDArray;
+import org.ndrt.DType;
+import org.ndrt.Tensor;
+import org.ndrt.nd4j.ArrayCore;
+
+/** INDArray and org.ndrt tensors across the drop-in: no copies but the cast of non-f32 inputs. */
+public final class Tensors {
+  private Tensors() {}
+
+  /** A handle of the array's tensor that the caller closes (another handle, no copy; cast to f32 if needed). */
+  public static Tensor in(INDArray a) {
+    if (a == null) {
+      return null;
+    }
+    Tensor t = ArrayCore.tensorOf(a);
+    return t.dtype() == DType.F32 ? t.share() : t.cast(DType.F32);
+  }
+
+  /** The tensor as an INDArray that owns it. */
+  public static INDArray out(Tensor t) {
+    return new NDArray(t);
+  }
+
+  /** An ND4J DataSet as org.ndrt's (handles over the same storage; closing it leaves the INDArrays alone). */
+  public static org.ndrt.data.DataSet dataSet(org.nd4j.linalg.dataset.api.DataSet ds) {
+    return new org.ndrt.data.DataSet(in(ds.getFeatures()), in(ds.getLabels()), in(ds.getFeaturesMaskArray()),
+        in(ds.getLabelsMaskArray()));
+  }
+
+  /** An ND4J iterator as org.ndrt's: each DataSet converted by {@link #dataSet}. */
+  public static org.ndrt.data.DataSetIterator iterator(org.nd4j.linalg.dataset.api.iterator.DataSetIterator it) {
+    return new org.ndrt.data.DataSetIterator() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public org.ndrt.data.DataSet next() {
+        return dataSet(it.next());
+      }
+
+      @Override
+      public void reset() {
+        if (it.resetSupported()) {
+          it.reset();
+        }
+      }
+
+      @Override
+      public int batchSize() {
+        return it.batch();
+      }
+
+      @Override
+      public long numExamples() {
+        return -1;
+      }
+
+      @Override
+      public int totalOutcomes() {
+        return it.totalOutcomes();
+      }
+    };
+  }
+}

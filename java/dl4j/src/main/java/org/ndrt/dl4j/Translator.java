@@ -1,0 +1,119 @@
+package org.ndrt.dl4j;
+
+import java.util.List;
+import java.util.Objects;
+import org.deeplearning4j.nn.api.OptimizationAlgorithm;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.layers.Layer;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.learning.config.IUpdater;
+import org.ndrt.DType;
+
+/**
+ * Deeplearning4j's MultiLayerConfiguration to org.ndrt.nn's, the one place the drop-in's network is
+ * defined: each layer through its {@code ndrtLayer()}, a layer's dropOut as an org.ndrt.nn DropoutLayer
+ * before it, and the updater, l2 and weight decay (one per network in org.ndrt.nn) from the layers,
+ * which must agree.
+ */
+public final class Translator {
+  private Translator() {}
+
+  /** org.ndrt.nn's configuration and, per Deeplearning4j layer, the index of its org.ndrt.nn layer. */
+  public static final class Result {
+    public final org.ndrt.nn.conf.MultiLayerConfiguration conf;
+    public final int[] ndrtIndex;
+
+    Result(org.ndrt.nn.conf.MultiLayerConfiguration conf, int[] ndrtIndex) {
+      this.conf = conf;
+      this.ndrtIndex = ndrtIndex;
+    }
+  }
+
+  public static Result translate(MultiLayerConfiguration c) {
+    List<NeuralNetConfiguration> confs = c.getConfs();
+    for (int i = 0; i < c.getInputPreProcessors().size(); ++i) {
+      if (c.getInputPreProcessors().get(i) != null) {
+        throw new UnsupportedOperationException("inputPreProcessor(" + i + ", " + c.getInputPreProcessors().get(i)
+            .getClass().getSimpleName() + "): explicit preprocessors are not in ndrt's Deeplearning4j drop-in "
+            + "(org.ndrt.nn reshapes between layers itself, from setInputType)");
+      }
+    }
+    NeuralNetConfiguration first = confs.get(0);
+    if (first.getOptimizationAlgo() != OptimizationAlgorithm.STOCHASTIC_GRADIENT_DESCENT) {
+      throw new UnsupportedOperationException("optimizationAlgo(" + first.getOptimizationAlgo() + "): ndrt trains by "
+          + "STOCHASTIC_GRADIENT_DESCENT with the updater");
+    }
+    if (!first.isMiniBatch()) {
+      throw new UnsupportedOperationException("miniBatch(false): ndrt's gradients are the minibatch mean");
+    }
+    IUpdater updater = null;
+    double l2 = Double.NaN;
+    double wd = Double.NaN;
+    String who = null;
+    for (int i = 0; i < confs.size(); ++i) {
+      Layer l = confs.get(i).getLayer();
+      if (!(l instanceof BaseLayer) || l instanceof org.deeplearning4j.nn.conf.layers.DropoutLayer) {
+        continue;
+      }
+      BaseLayer b = (BaseLayer) l;
+      String me = "layer " + i + " (" + l.getClass().getSimpleName() + ")";
+      if (who == null) {
+        updater = b.getIUpdater();
+        l2 = b.getL2();
+        wd = b.getWeightDecay();
+        who = me;
+        continue;
+      }
+      agree(Objects.equals(updater, b.getIUpdater()), "updater", who, updater, me, b.getIUpdater());
+      agree(l2 == b.getL2(), "l2", who, l2, me, b.getL2());
+      agree(wd == b.getWeightDecay(), "weightDecay", who, wd, me, b.getWeightDecay());
+    }
+    if (who == null) {
+      updater = c.getIUpdater();
+      l2 = c.getL2();
+      wd = c.getWeightDecay();
+    }
+    org.ndrt.nn.conf.NeuralNetConfiguration.Builder g = new org.ndrt.nn.conf.NeuralNetConfiguration.Builder()
+        .seed(first.getSeed()).updater(updater.toNdrt()).l2(l2).weightDecay(wd).dataType(dtype(c.getDataType()));
+    org.ndrt.nn.conf.NeuralNetConfiguration.ListBuilder lb = g.list();
+    int[] index = new int[confs.size()];
+    int n = 0;
+    for (int i = 0; i < confs.size(); ++i) {
+      Layer l = confs.get(i).getLayer();
+      double keep = l.getDropOut();
+      if (!(l instanceof org.deeplearning4j.nn.conf.layers.DropoutLayer) && keep > 0 && keep < 1) {
+        // Deeplearning4j's dropOut drops the layer's input (inverted dropout): the same as a dropout layer before it.
+        lb.layer(new org.ndrt.nn.conf.layers.DropoutLayer.Builder(1 - keep).build());
+        ++n;
+      }
+      lb.layer(l.ndrtLayer());
+      index[i] = n++;
+    }
+    if (c.getInputType() != null) {
+      lb.setInputType(c.getInputType().toNdrt());
+    }
+    lb.backpropType(org.ndrt.nn.conf.BackpropType.valueOf(c.getBackpropType().name()));
+    lb.tBPTTForwardLength(c.getTbpttFwdLength()).tBPTTBackwardLength(c.getTbpttBackLength());
+    return new Result(lb.build(), index);
+  }
+
+  private static void agree(boolean same, String what, String first, Object a, String other, Object b) {
+    if (!same) {
+      throw new UnsupportedOperationException("per-layer " + what + ": " + first + " has " + a + ", " + other + " has " + b
+          + "; org.ndrt.nn has one " + what + " per network (set it on NeuralNetConfiguration.Builder)");
+    }
+  }
+
+  private static DType dtype(DataType t) {
+    switch (t) {
+      case FLOAT: return DType.F32;
+      case HALF: return DType.F16;
+      case BFLOAT16: return DType.BF16;
+      default:
+        throw new UnsupportedOperationException("dataType(" + t + "): ndrt's networks train in FLOAT, or HALF / "
+            + "BFLOAT16 mixed precision");
+    }
+  }
+}
