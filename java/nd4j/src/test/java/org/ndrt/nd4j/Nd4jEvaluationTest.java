@@ -8,6 +8,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.nd4j.evaluation.EvaluationAveraging;
 import org.nd4j.evaluation.classification.Evaluation;
+import org.nd4j.evaluation.classification.ROC;
+import org.nd4j.evaluation.classification.ROCMultiClass;
 import org.nd4j.evaluation.regression.RegressionEvaluation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -128,5 +130,56 @@ class Nd4jEvaluationTest {
     assertTrue(r.stats().startsWith("Column"));
     assertEquals("RegressionEvaluation: No Data", new RegressionEvaluation().stats());
     assertThrows(IllegalArgumentException.class, () -> r.eval(Nd4j.ones(2, 2), Nd4j.ones(2, 2)));
+  }
+
+  @Test
+  void rocAgainstRankStatistic() {
+    int n = 300;
+    double[] prob = new double[n], label = new double[n];
+    for (int i = 0; i < n; i++) {
+      label[i] = rng.nextInt(3) == 0 ? 1 : 0;
+      prob[i] = Math.min(1, Math.max(0, 0.3 * label[i] + 0.7 * rng.nextDouble()));
+    }
+    ROC roc = new ROC();
+    roc.eval(Nd4j.create(label, new long[] {n, 1}, DataType.DOUBLE), Nd4j.create(prob, new long[] {n, 1}, DataType.DOUBLE));
+    // AUC = P(a positive scores above a negative), distinct scores
+    double above = 0, pairs = 0;
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        if (label[i] == 1 && label[j] == 0) {
+          pairs++;
+          above += prob[i] > prob[j] ? 1 : 0;
+        }
+      }
+    }
+    assertEquals(above / pairs, roc.calculateAUC(), 1e-12);
+    // AUPRC: trapezoids over recall of precision at each cut in descending score
+    Integer[] idx = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      idx[i] = i;
+    }
+    java.util.Arrays.sort(idx, (a, b) -> Double.compare(prob[b], prob[a]));
+    double pos = java.util.Arrays.stream(label).sum(), area = 0, r0 = 0, p0 = 1, tp = 0;
+    for (int k = 0; k < n; k++) {
+      tp += label[idx[k]];
+      double r1 = tp / pos, p1 = tp / (k + 1);
+      area += (r1 - r0) * (p0 + p1) / 2;
+      r0 = r1;
+      p0 = p1;
+    }
+    assertEquals(area, roc.calculateAUCPR(), 1e-12);
+    assertEquals((long) pos, roc.getCountActualPositive());
+    ROCMultiClass mc = new ROCMultiClass();
+    double[][] y = new double[n][2], q = new double[n][2];
+    for (int i = 0; i < n; i++) {
+      y[i][(int) label[i]] = 1;
+      q[i][1] = prob[i];
+      q[i][0] = 1 - prob[i];
+    }
+    mc.eval(Nd4j.create(y), Nd4j.create(q));
+    assertEquals(above / pairs, mc.calculateAUC(1), 1e-12);
+    assertEquals(above / pairs, mc.calculateAUC(0), 1e-12);
+    assertThrows(IllegalStateException.class, () -> new ROC().calculateAUC());
+    assertThrows(UnsupportedOperationException.class, () -> new ROC(10));
   }
 }

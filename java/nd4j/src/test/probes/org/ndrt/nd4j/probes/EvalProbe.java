@@ -3,6 +3,8 @@ package org.ndrt.nd4j.probes;
 import java.util.Arrays;
 import org.nd4j.evaluation.EvaluationAveraging;
 import org.nd4j.evaluation.classification.Evaluation;
+import org.nd4j.evaluation.classification.ROC;
+import org.nd4j.evaluation.classification.ROCMultiClass;
 import org.nd4j.evaluation.regression.RegressionEvaluation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -86,5 +88,18 @@ public class EvalProbe {
     System.out.println("averages " + r.averageMeanSquaredError() + " " + r.averageMeanAbsoluteError() + " "
         + r.averagerootMeanSquaredError() + " " + r.averagePearsonCorrelation() + " " + r.averageRSquared());
     System.out.println("shapes " + Arrays.toString(y.shape()));
+
+    // ROC on distinct probabilities (ties are ordered by each library's sort)
+    INDArray probs = Transforms.sigmoid(Transforms.sin(Nd4j.linspace(1, 12, 12).reshape(12, 1), true).mul(3), true);
+    INDArray bin = Nd4j.create(new float[] {1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1}, 12, 1);
+    ROC roc = new ROC();
+    roc.eval(bin, probs);
+    System.out.println(roc.stats());
+    System.out.println("roc counts " + roc.getCountActualPositive() + " " + roc.getCountActualNegative());
+    ROCMultiClass mc = new ROCMultiClass();
+    INDArray mcp = Transforms.softmax(Transforms.sin(Nd4j.linspace(1, 45, 45).reshape(15, 3), true).mul(2), true);
+    mc.eval(oneHot(new int[] {0, 1, 2, 0, 1, 2, 2, 1, 0, 0, 1, 2, 1, 0, 2}, 3), mcp);
+    System.out.println(mc.stats());
+    System.out.println("average AUC " + mc.calculateAverageAUC() + " AUPRC " + mc.calculateAverageAUCPR());
   }
 }
