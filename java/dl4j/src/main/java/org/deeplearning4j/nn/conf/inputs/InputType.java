@@ -42,6 +42,13 @@ public abstract class InputType implements Serializable, Cloneable {
     return t;
   }
 
+  /** Sequences of a known length in the given layout (NWC is refused when the network is initialised). */
+  public static InputType recurrent(long size, long timeSeriesLength, RNNFormat format) {
+    InputTypeRecurrent t = new InputTypeRecurrent(size, timeSeriesLength);
+    t.format = format;
+    return t;
+  }
+
   public static InputType convolutional(long height, long width, long depth) {
     return new InputTypeConvolutional(height, width, depth);
   }

@@ -15,7 +15,8 @@ public class BatchNormalization extends FeedForwardLayer {
   protected double gamma = 1.0;
   protected double beta = 0.0;
 
-  protected BatchNormalization() {}
+  /** A layer with the defaults (as new Builder().build()). */
+  public BatchNormalization() {}
 
   protected BatchNormalization(Builder b) {
     super(b);
