@@ -49,6 +49,10 @@ public final class Mapping {
       return l.toNdrt();
     }
     String n = fn.getClass().getSimpleName();
+    if (classWeights(fn)) {
+      throw new UnsupportedOperationException("loss function " + fn + ": class weights are not in org.ndrt.nn's output "
+          + "layers");
+    }
     switch (n) {
       case "LossMCXENT": return org.ndrt.nn.conf.LossFunction.MCXENT;
       case "LossNegativeLogLikelihood": return org.ndrt.nn.conf.LossFunction.NEGATIVELOGLIKELIHOOD;
@@ -58,6 +62,20 @@ public final class Mapping {
       default:
         throw new UnsupportedOperationException("loss function " + n + ": org.ndrt.nn's output layers do not have it "
             + "(they have MCXENT, NEGATIVELOGLIKELIHOOD, MSE, XENT, MEAN_ABSOLUTE_ERROR)");
+    }
+  }
+
+  /** True when an ND4J loss carries class weights (BaseLoss keeps them in a protected field, no getter). */
+  private static boolean classWeights(ILossFunction fn) {
+    if (!(fn instanceof org.ndrt.nd4j.BaseLoss)) {
+      return false;
+    }
+    try {
+      java.lang.reflect.Field f = org.ndrt.nd4j.BaseLoss.class.getDeclaredField("weights");
+      f.setAccessible(true);
+      return f.get(fn) != null;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
     }
   }
 
