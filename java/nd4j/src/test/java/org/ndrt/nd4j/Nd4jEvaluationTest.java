@@ -8,6 +8,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.nd4j.evaluation.EvaluationAveraging;
 import org.nd4j.evaluation.classification.Evaluation;
+import org.nd4j.evaluation.classification.EvaluationBinary;
 import org.nd4j.evaluation.classification.ROC;
 import org.nd4j.evaluation.classification.ROCMultiClass;
 import org.nd4j.evaluation.regression.RegressionEvaluation;
@@ -181,5 +182,37 @@ class Nd4jEvaluationTest {
     assertEquals(above / pairs, mc.calculateAUC(0), 1e-12);
     assertThrows(IllegalStateException.class, () -> new ROC().calculateAUC());
     assertThrows(UnsupportedOperationException.class, () -> new ROC(10));
+  }
+
+  @Test
+  void binaryPerOutputAgainstCounts() {
+    int n = 50, c = 4;
+    double[][] y = new double[n][c], p = new double[n][c], m = new double[n][c];
+    double[] thr = {0.2, 0.5, 0.6, 0.9};
+    long[][] want = new long[c][4]; // tp tn fp fn
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < c; j++) {
+        y[i][j] = rng.nextInt(2);
+        p[i][j] = rng.nextDouble();
+        m[i][j] = rng.nextInt(5) == 0 ? 0 : 1;
+        if (m[i][j] == 0) {
+          continue;
+        }
+        boolean pred = p[i][j] > thr[j], act = y[i][j] == 1;
+        want[j][pred && act ? 0 : !pred && !act ? 1 : pred ? 2 : 3]++;
+      }
+    }
+    EvaluationBinary e = new EvaluationBinary(Nd4j.create(thr, new long[] {1, c}, DataType.DOUBLE));
+    e.eval(Nd4j.create(y), Nd4j.create(p), Nd4j.create(m));
+    for (int j = 0; j < c; j++) {
+      assertEquals(want[j][0], e.truePositives(j));
+      assertEquals(want[j][1], e.trueNegatives(j));
+      assertEquals(want[j][2], e.falsePositives(j));
+      assertEquals(want[j][3], e.falseNegatives(j));
+      assertEquals((want[j][0] + want[j][1]) / (double) (want[j][0] + want[j][1] + want[j][2] + want[j][3]),
+          e.accuracy(j), 1e-15);
+    }
+    assertThrows(UnsupportedOperationException.class, () -> new EvaluationBinary().accuracy(0));
+    assertThrows(UnsupportedOperationException.class, () -> new EvaluationBinary(3, 10));
   }
 }

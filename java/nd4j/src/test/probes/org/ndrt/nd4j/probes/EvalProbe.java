@@ -3,6 +3,7 @@ package org.ndrt.nd4j.probes;
 import java.util.Arrays;
 import org.nd4j.evaluation.EvaluationAveraging;
 import org.nd4j.evaluation.classification.Evaluation;
+import org.nd4j.evaluation.classification.EvaluationBinary;
 import org.nd4j.evaluation.classification.ROC;
 import org.nd4j.evaluation.classification.ROCMultiClass;
 import org.nd4j.evaluation.regression.RegressionEvaluation;
@@ -101,5 +102,17 @@ public class EvalProbe {
     mc.eval(oneHot(new int[] {0, 1, 2, 0, 1, 2, 2, 1, 0, 0, 1, 2, 1, 0, 2}, 3), mcp);
     System.out.println(mc.stats());
     System.out.println("average AUC " + mc.calculateAverageAUC() + " AUPRC " + mc.calculateAverageAUCPR());
+
+    // multi-label sigmoid outputs; one run with per-output thresholds
+    INDArray ml = Nd4j.create(new float[][] {{1, 0, 1}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 0}, {0, 1, 0}});
+    INDArray mp = Transforms.sigmoid(Transforms.cos(Nd4j.linspace(1, 18, 18).reshape(6, 3), true).mul(2), true);
+    EvaluationBinary eb = new EvaluationBinary();
+    eb.eval(ml, mp);
+    System.out.println(eb.stats());
+    EvaluationBinary et = new EvaluationBinary(Nd4j.create(new float[] {0.3f, 0.5f, 0.7f}, 1, 3));
+    et.eval(ml, mp);
+    System.out.println(et.stats());
+    System.out.println("binary averages " + eb.averageAccuracy() + " " + eb.averageF1() + " mcc0 "
+        + eb.matthewsCorrelation(0));
   }
 }
