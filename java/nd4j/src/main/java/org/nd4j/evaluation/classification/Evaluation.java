@@ -54,7 +54,7 @@ public class Evaluation extends BaseEvaluation<Evaluation> {
   }
 
   public Evaluation(int numClasses) {
-    this(numClasses, numClasses == 2 ? 1 : null);
+    this(numClasses, 1);
   }
 
   public Evaluation(int numClasses, Integer binaryPositiveClass) {
@@ -67,7 +67,7 @@ public class Evaluation extends BaseEvaluation<Evaluation> {
   public Evaluation(List<String> labels) {
     this.core = new org.ndrt.eval.Evaluation(labels);
     this.labelsList = new ArrayList<>(labels);
-    this.binaryPositiveClass = labels.size() == 2 ? 1 : null;
+    this.binaryPositiveClass = 1; // ND4J's default; used only with two classes
     this.binaryDecisionThreshold = null;
   }
 
