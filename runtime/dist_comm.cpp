@@ -44,6 +44,14 @@ MpiModule load_mpi() {
   // libmpi first, with RTLD_GLOBAL: Open MPI's components (dlopened by libmpi itself) resolve
   // libmpi's symbols from the global scope, which a library pulled in by an RTLD_LOCAL module
   // is not in.
+  // A JVM takes SIGSEGV for its implicit null checks and safepoints. UCX (which Open MPI picks on
+  // clusters with InfiniBand) replaces the handlers of SIGSEGV/SIGBUS/SIGFPE/SIGILL with its own,
+  // which kills the JVM (java_mpi_jvm_signals_ucx); Open MPI's own handlers, which it installs only
+  // where none is, are off too. Both unless the user set them, and before libmpi is loaded: Open
+  // MPI 5 (Debian 13) links UCX into libmpi, and UCX reads its settings and installs its handlers
+  // when it is loaded, not in MPI_Init.
+  setenv("OMPI_MCA_opal_signal", "", 0);
+  setenv("UCX_ERROR_SIGNALS", "", 0);
   const char* mpi_env = std::getenv("NDRT_MPI_LIBRARY");
   std::string mpi_path = mpi_env ? mpi_env : "libmpi.so.40";
   if (!dlopen(mpi_path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {

@@ -127,7 +127,8 @@ run_case() {
   [[ -e $dir/b.state ]] && problems+=("the killed job wrote a final state")
   [[ -s $dir/B/checkpoint.zip ]] || problems+=("no checkpoint in B")
   local mpi_line rank0_line
-  mpi_line=$(grep -m1 -E "exited on signal 9" "$dir/b.log")
+  # Lines joined: Open MPI 5's prterun breaks its message between "exited on" and "signal 9".
+  mpi_line=$(tr -s '\n' ' ' < "$dir/b.log" | grep -o -m1 -E "[^ ]+ noticed that process rank .{0,80}exited on signal 9")
   rank0_line=$(grep -m1 -E "NDRT_ERR_BACKEND" "$dir/b.log")
   if [[ -n $rank0_line ]]; then
     how="rank 0's collective timed out: ${rank0_line#*: }"

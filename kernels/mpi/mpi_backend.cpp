@@ -76,12 +76,8 @@ ndrt_mpi_group init(const ndrt_mpi_host* host) {
   int initialised = 0, provided = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
-    // A JVM takes SIGSEGV for its implicit null checks and safepoints. UCX (which Open MPI picks
-    // on clusters with InfiniBand) replaces the handlers of SIGSEGV/SIGBUS/SIGFPE/SIGILL with its
-    // own, which kills the JVM (java_mpi_jvm_signals_ucx); Open MPI's own handlers, which it
-    // installs only where none is, are off too. Both unless the user set them.
-    setenv("OMPI_MCA_opal_signal", "", 0);
-    setenv("UCX_ERROR_SIGNALS", "", 0);
+    // The signal handlers of UCX and Open MPI are turned off by libndrt before it loads libmpi
+    // (runtime/dist_comm.cpp: load_mpi).
     int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
     if (rc != MPI_SUCCESS) fail(NDRT_ERR_BACKEND, "MPI_Init_thread failed (was the process started by mpirun?)");
     g_we_initialised = true;
