@@ -6,6 +6,8 @@
 # maven: brings the Java build's pinned tools (JUnit, JMH, slf4j: java/deps/pom.xml) and the plugins of
 # the Maven consumer test from Maven Central.
 # libslf4j-java: the slf4j logging the Deeplearning4j example programs keep (java_dl4j_* tests).
+# python3-setuptools: the build backend of `pip install bindings/python` (install_consumer); Python
+# 3.12+ venvs (Debian 13) no longer bring their own. unzip: java_maven_consumer lists the jars.
 # fortunes: English text (/usr/share/games/fortunes) for the character model (java_example_CharModelling).
 # The JDK: 17 where the release has it (Debian 12), else 21 (Debian 13 has no openjdk-17); the Java build
 # targets 17 (--release 17) with either. One already installed is kept.
@@ -15,7 +17,7 @@ jdk=openjdk-21-jdk-headless
 if installed openjdk-17-jdk-headless || { ! installed $jdk && [ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = bookworm ]; }; then
   jdk=openjdk-17-jdk-headless
 fi
-packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig $jdk libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip dpkg-dev maven fortunes)
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig $jdk libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip python3-setuptools dpkg-dev maven fortunes unzip)
 missing=()
 for p in "${packages[@]}"; do
   installed "$p" || missing+=("$p")
