@@ -9,6 +9,14 @@ public enum DataType {
   DOUBLE, FLOAT, HALF, LONG, INT, SHORT, UBYTE, BYTE, BOOL, UTF8, COMPRESSED, BFLOAT16, UINT16, UINT32,
   UINT64, UNKNOWN;
 
+  // ND4J's aliases (the same constants under their sized names), which programs written for ND4J use.
+  public static final DataType FLOAT16 = HALF;
+  public static final DataType INT8 = BYTE;
+  public static final DataType UINT8 = UBYTE;
+  public static final DataType INT16 = SHORT;
+  public static final DataType INT32 = INT;
+  public static final DataType INT64 = LONG;
+
   /** Floating point types (DOUBLE, FLOAT, HALF, BFLOAT16). */
   public boolean isFPType() {
     return this == DOUBLE || this == FLOAT || this == HALF || this == BFLOAT16;
