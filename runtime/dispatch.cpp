@@ -141,11 +141,11 @@ void exec(int32_t op_id, const ndrt_handle* inputs, int32_t n_in, ndrt_handle* o
   int32_t want_in = int32_t(op.inputs.size()), min_in = want_in - op.optional_inputs;
   bool arity_ok = op.variadic ? (n_in >= want_in && n_in <= kMaxInputs) : (n_in >= min_in && n_in <= want_in);
   if (!arity_ok || n_out != int32_t(op.outputs.size())) {
-    if (min_in < want_in)  // trailing optional inputs
+    if (min_in < want_in || op.variadic)  // trailing optional inputs, or up to kMaxInputs
       fail(NDRT_ERR_INVALID_ARGUMENT, "%s: takes %d to %d input(s) and %d output(s), got %d and %d", op.name,
-           int(min_in), int(want_in), int(op.outputs.size()), int(n_in), int(n_out));
-    fail(NDRT_ERR_INVALID_ARGUMENT, "%s: takes %s%d input(s) and %d output(s), got %d and %d", op.name,
-         op.variadic ? "at least " : "", int(want_in), int(op.outputs.size()), int(n_in), int(n_out));
+           int(min_in), int(op.variadic ? kMaxInputs : want_in), int(op.outputs.size()), int(n_in), int(n_out));
+    fail(NDRT_ERR_INVALID_ARGUMENT, "%s: takes %d input(s) and %d output(s), got %d and %d", op.name, int(want_in),
+         int(op.outputs.size()), int(n_in), int(n_out));
   }
   if ((n_in > 0 && !inputs) || (n_out > 0 && !outputs))
     fail(NDRT_ERR_INVALID_ARGUMENT, "%s: input or output handle array is NULL", op.name);

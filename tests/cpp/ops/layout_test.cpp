@@ -195,8 +195,12 @@ TEST(Concat, BadInputs) {
   EXPECT_FAILS(NDRT_ERR_SHAPE_MISMATCH, "concat: input 0 is rank 0 (a scalar); stack scalars instead",
                try_run("concat", {&s, &s}, nullptr, Attrs{{0}, {}}));
   std::vector<ndrt_handle> out = {0};
-  EXPECT_FAILS(NDRT_ERR_INVALID_ARGUMENT, "concat: takes at least 1 input(s) and 1 output(s), got 0 and 1",
+  EXPECT_FAILS(NDRT_ERR_INVALID_ARGUMENT, "concat: takes 1 to 64 input(s) and 1 output(s), got 0 and 1",
                exec("concat", {}, out, Attrs{{0}, {}}));
+  // More inputs than a call carries: the message says the limit (a caller joins in rounds).
+  const std::vector<ndrt_handle> many(65, a.get());
+  EXPECT_FAILS(NDRT_ERR_INVALID_ARGUMENT, "concat: takes 1 to 64 input(s) and 1 output(s), got 65 and 1",
+               exec("concat", many, out, Attrs{{0}, {}}));
 }
 
 TEST(Stack, EveryDtypeLayoutAndOutputKind) {

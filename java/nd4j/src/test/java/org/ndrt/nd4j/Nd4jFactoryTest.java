@@ -155,6 +155,25 @@ class Nd4jFactoryTest {
     assertThrows(UnsupportedOperationException.class, () -> Nd4j.pad(x, new int[] {1, 1}, Pad.Mode.SYMMETRIC, 0));
   }
 
+  /** More arrays than one runtime concat takes (64): joined in groups into one output, in order. */
+  @Test
+  void joiningMoreArraysThanOneRuntimeCallTakes() {
+    int n = 150;
+    INDArray[] rows = new INDArray[n];
+    double[] want = new double[n * 3];
+    for (int i = 0; i < n; ++i) {
+      double[] r = data(3, -1, 1);
+      System.arraycopy(r, 0, want, 3 * i, 3);
+      rows[i] = Nd4j.create(r, 1, 3);
+    }
+    INDArray v = Nd4j.vstack(rows);
+    assertArrayEquals(new long[] {n, 3}, v.shape());
+    close(want, v, 0);
+    INDArray h = Nd4j.concat(1, rows);
+    assertArrayEquals(new long[] {1, 3L * n}, h.shape());
+    close(want, h, 0);
+  }
+
   @Test
   void transformsMatchFloat64References() {
     double[] a = data(10, -3, 3), pos = data(10, 0.1, 4);

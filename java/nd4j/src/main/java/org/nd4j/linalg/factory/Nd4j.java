@@ -367,6 +367,43 @@ public class Nd4j {
   // ------------------------------------------------------------------------------- joining
 
   /** Arrays joined along {@code dimension} (same rank; other extents equal); as the first's dtype. */
+  /** The most inputs one runtime concat takes (the runtime's limit on an op's inputs). */
+  private static final int CONCAT_INPUTS_PER_CALL = 64;
+
+  /**
+   * Joins along {@code d}; more tensors than one runtime call takes are written group by group into
+   * slices of one output.
+   */
+  private static Tensor concatTensors(Tensor[] ts, int d) {
+    if (ts.length <= CONCAT_INPUTS_PER_CALL) {
+      return Ops.concat(ts, d);
+    }
+    long[] shape = ts[0].shape();
+    shape[d] = 0;
+    for (Tensor t : ts) {
+      shape[d] += t.shape()[d];
+    }
+    Tensor out = Tensor.empty(ts[0].dtype(), shape);
+    try {
+      long at = 0;
+      for (int g = 0; g < ts.length; g += CONCAT_INPUTS_PER_CALL) {
+        Tensor[] group = Arrays.copyOfRange(ts, g, Math.min(ts.length, g + CONCAT_INPUTS_PER_CALL));
+        long len = 0;
+        for (Tensor t : group) {
+          len += t.shape()[d];
+        }
+        try (Tensor part = out.slice(d, at, at + len)) {
+          Ops.concat(group, d, part);
+        }
+        at += len;
+      }
+      return out;
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+  }
+
   public static INDArray concat(int dimension, INDArray... arrays) {
     if (arrays.length == 0) {
       throw new IllegalArgumentException("concat: no arrays given");
@@ -392,7 +429,7 @@ public class Nd4j {
         ts[i] = Creation.as(arrays[i], arrays[0].dataType()) == arrays[i] ? tensor(arrays[i]).share()
             : tensor(arrays[i].castTo(arrays[0].dataType()));
       }
-      return wrap(Ops.concat(ts, d));
+      return wrap(concatTensors(ts, d));
     } finally {
       for (Tensor t : ts) {
         if (t != null) {
