@@ -86,10 +86,6 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
       return this;
     }
 
-    public Builder seed(int seed) {
-      return seed((long) seed);
-    }
-
     public Builder updater(IUpdater updater) {
       this.iUpdater = updater;
       return this;
