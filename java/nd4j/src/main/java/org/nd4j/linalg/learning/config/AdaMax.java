@@ -1,36 +1,31 @@
 package org.nd4j.linalg.learning.config;
 
 import org.nd4j.linalg.schedule.ISchedule;
+import org.ndrt.nd4j.AdamFamilyUpdater;
 
-/** AdaMax (Adam with the infinity norm): ND4J's configuration class, its defaults and toString; {@link #toNdrt()} maps it to org.ndrt.nn. */
-public class AdaMax implements IUpdater {
+/** AdaMax (Adam with the infinity norm): ND4J's configuration class and its defaults; org.ndrt.nn has no AdaMax yet. */
+public class AdaMax extends AdamFamilyUpdater {
   private static final long serialVersionUID = 1L;
   public static final double DEFAULT_ADAMAX_LEARNING_RATE = 1e-3;
   public static final double DEFAULT_ADAMAX_BETA1_MEAN_DECAY = 0.9;
   public static final double DEFAULT_ADAMAX_BETA2_VAR_DECAY = 0.999;
   public static final double DEFAULT_ADAMAX_EPSILON = 1e-8;
 
-  private double learningRate = DEFAULT_ADAMAX_LEARNING_RATE;
-  private ISchedule learningRateSchedule;
-  private double beta1 = DEFAULT_ADAMAX_BETA1_MEAN_DECAY;
-  private double beta2 = DEFAULT_ADAMAX_BETA2_VAR_DECAY;
-  private double epsilon = DEFAULT_ADAMAX_EPSILON;
-
-  public AdaMax() {}
+  public AdaMax() {
+    this(DEFAULT_ADAMAX_LEARNING_RATE);
+  }
 
   public AdaMax(double learningRate) {
-    this.learningRate = learningRate;
+    this(learningRate, DEFAULT_ADAMAX_BETA1_MEAN_DECAY, DEFAULT_ADAMAX_BETA2_VAR_DECAY, DEFAULT_ADAMAX_EPSILON);
   }
 
   public AdaMax(ISchedule learningRateSchedule) {
-    this.learningRateSchedule = learningRateSchedule;
+    super(DEFAULT_ADAMAX_LEARNING_RATE, learningRateSchedule, DEFAULT_ADAMAX_BETA1_MEAN_DECAY, DEFAULT_ADAMAX_BETA2_VAR_DECAY,
+        DEFAULT_ADAMAX_EPSILON);
   }
 
   public AdaMax(double learningRate, double beta1, double beta2, double epsilon) {
-    this.learningRate = learningRate;
-    this.beta1 = beta1;
-    this.beta2 = beta2;
-    this.epsilon = epsilon;
+    super(learningRate, null, beta1, beta2, epsilon);
   }
 
   @Override
@@ -39,86 +34,13 @@ public class AdaMax implements IUpdater {
   }
 
   @Override
-  public double getLearningRate(int iteration, int epoch) {
-    return learningRateSchedule != null ? learningRateSchedule.valueAt(iteration, epoch) : learningRate;
-  }
-
-  @Override
-  public boolean hasLearningRate() {
-    return true;
-  }
-
-  @Override
-  public void setLrAndSchedule(double lr, ISchedule lrSchedule) {
-    this.learningRate = lr;
-    this.learningRateSchedule = lrSchedule;
-  }
-
-  public double getLearningRate() {
-    return learningRate;
-  }
-
-  public void setLearningRate(double learningRate) {
-    this.learningRate = learningRate;
-  }
-
-  public ISchedule getLearningRateSchedule() {
-    return learningRateSchedule;
-  }
-
-  public void setLearningRateSchedule(ISchedule learningRateSchedule) {
-    this.learningRateSchedule = learningRateSchedule;
-  }
-
-  public double getBeta1() {
-    return beta1;
-  }
-
-  public void setBeta1(double beta1) {
-    this.beta1 = beta1;
-  }
-
-  public double getBeta2() {
-    return beta2;
-  }
-
-  public void setBeta2(double beta2) {
-    this.beta2 = beta2;
-  }
-
-  public double getEpsilon() {
-    return epsilon;
-  }
-
-  public void setEpsilon(double epsilon) {
-    this.epsilon = epsilon;
-  }
-
-  @Override
   public AdaMax clone() {
-    AdaMax c = new AdaMax(learningRate, beta1, beta2, epsilon);
-    c.learningRateSchedule = learningRateSchedule == null ? null : learningRateSchedule.clone();
-    return c;
+    return copyInto(new AdaMax());
   }
 
   @Override
   public org.ndrt.nn.updater.Updater toNdrt() {
     throw new UnsupportedOperationException("AdaMax.toNdrt: org.ndrt.nn has no AdaMax updater yet (it has Sgd, Adam, "
         + "Nesterovs, RmsProp and AdaGrad)");
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AdaMax && o.toString().equals(toString());
-  }
-
-  @Override
-  public int hashCode() {
-    return toString().hashCode();
-  }
-
-  @Override
-  public String toString() {
-    return "AdaMax(learningRate=" + learningRate + ", learningRateSchedule=" + learningRateSchedule + ", beta1=" + beta1 + ", beta2=" + beta2 + ", epsilon=" + epsilon + ")";
   }
 }
