@@ -1,6 +1,7 @@
 package org.ndrt.nd4j;
 
 import java.util.Arrays;
+import java.util.function.IntFunction;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.cpu.nativecpu.NDArray;
@@ -104,53 +105,33 @@ public final class Creation {
     }
   }
 
-  /** Rows of equal length flattened row-major. */
-  public static double[] flatten(double[][] rows, long[] shapeOut) {
-    int n = rows.length, m = n == 0 ? 0 : rows[0].length;
-    double[] flat = new double[n * m];
+  /** Rows of equal length flattened row-major; shapeOut gets [rows, columns]. */
+  private static <A> A flattenRows(A[] rows, IntFunction<A> allocate, long[] shapeOut) {
+    int n = rows.length, m = n == 0 ? 0 : java.lang.reflect.Array.getLength(rows[0]);
+    A flat = allocate.apply(n * m);
     for (int i = 0; i < n; ++i) {
-      requireRow(rows[i].length, m, i);
+      requireRow(java.lang.reflect.Array.getLength(rows[i]), m, i);
       System.arraycopy(rows[i], 0, flat, i * m, m);
     }
     shapeOut[0] = n;
     shapeOut[1] = m;
     return flat;
+  }
+
+  public static double[] flatten(double[][] rows, long[] shapeOut) {
+    return flattenRows(rows, double[]::new, shapeOut);
   }
 
   public static float[] flatten(float[][] rows, long[] shapeOut) {
-    int n = rows.length, m = n == 0 ? 0 : rows[0].length;
-    float[] flat = new float[n * m];
-    for (int i = 0; i < n; ++i) {
-      requireRow(rows[i].length, m, i);
-      System.arraycopy(rows[i], 0, flat, i * m, m);
-    }
-    shapeOut[0] = n;
-    shapeOut[1] = m;
-    return flat;
+    return flattenRows(rows, float[]::new, shapeOut);
   }
 
   public static int[] flatten(int[][] rows, long[] shapeOut) {
-    int n = rows.length, m = n == 0 ? 0 : rows[0].length;
-    int[] flat = new int[n * m];
-    for (int i = 0; i < n; ++i) {
-      requireRow(rows[i].length, m, i);
-      System.arraycopy(rows[i], 0, flat, i * m, m);
-    }
-    shapeOut[0] = n;
-    shapeOut[1] = m;
-    return flat;
+    return flattenRows(rows, int[]::new, shapeOut);
   }
 
   public static long[] flatten(long[][] rows, long[] shapeOut) {
-    int n = rows.length, m = n == 0 ? 0 : rows[0].length;
-    long[] flat = new long[n * m];
-    for (int i = 0; i < n; ++i) {
-      requireRow(rows[i].length, m, i);
-      System.arraycopy(rows[i], 0, flat, i * m, m);
-    }
-    shapeOut[0] = n;
-    shapeOut[1] = m;
-    return flat;
+    return flattenRows(rows, long[]::new, shapeOut);
   }
 
   private static void requireRow(int len, int m, int i) {
