@@ -7,15 +7,24 @@
 //   explicit [top, bottom, left, right]) that symmetric padding cannot reproduce -- it can when the
 //   window positions come out the same -- is materialized: x is copied into a zero-bordered
 //   buffer and cuDNN pads nothing; the data gradient is computed on that buffer and cropped.
+// - f64 in NHWC: cuDNN has no f64 channels-last algorithm for every pass (the data gradient fails),
+//   so f64 NHWC tensors are copied into NCHW scratch (weights OHWI into OIHW), cuDNN runs NCHW and
+//   the result is copied back into the NHWC output. f32/f16/bf16 NHWC go to cuDNN as they are.
 // - Algorithms: cuDNN's heuristics (cudnnGet*Algorithm_v7), deterministic ones first, each tried
-//   until one runs; workspace from stream-ordered scratch. f32 runs with CUDNN_FMA_MATH (TF32
+//   until one runs, and remembered per configuration (AlgoCache: a heuristics query costs more
+//   than a small convolution, so only a configuration's first call asks); workspace from
+//   stream-ordered scratch. f32 runs with CUDNN_FMA_MATH (TF32
 //   tensor cores would round the operands to 10 bits, far from the cpu's f32), f16/bf16 on tensor
 //   cores with f32 accumulation, f64 in f64.
 // - conv2d_bias writes the bias into the output first and has cuDNN accumulate onto it (beta = 1).
 //   Whether cuDNN blends before rounding f16/bf16 outputs is not documented; at worst the result
 //   carries one more rounding than the cpu's fused f32 epilogue.
 // - The `engine` attribute selects among cpu implementations; cuDNN serves every value here.
+#include <algorithm>
+#include <array>
 #include <climits>
+#include <map>
+#include <mutex>
 
 #include "conv_window.cuh"
 #include "cuda_common.cuh"
@@ -120,15 +129,18 @@ bool symmetric_ok(int64_t in, int64_t lo, int64_t k, int64_t s, int64_t d, int64
 
 // How cuDNN sees one call.
 struct Plan {
-  Conv2dGeom g;
+  Conv2dGeom g;              // the call's geometry; g.nhwc is the layout of its tensors
+  bool dnn_nhwc = false;     // the layout cuDNN sees
   bool padded_copy = false;  // x is materialized with its padding; cuDNN pads nothing
   int64_t hp = 0, wp = 0;    // image extents cuDNN sees
   int64_t pad_h = 0, pad_w = 0;
+  bool transposed() const { return dnn_nhwc != g.nhwc; }  // NHWC tensors staged through NCHW scratch
 };
 
-Plan plan_of(const Conv2dGeom& g) {
+Plan plan_of(const Conv2dGeom& g, ndrt_dtype dt) {
   Plan p;
   p.g = g;
+  p.dnn_nhwc = g.nhwc && dt != NDRT_F64;
   if (symmetric_ok(g.h, g.pt, g.kh, g.sh, g.dh, g.oh) && symmetric_ok(g.w, g.pl, g.kw, g.sw, g.dw, g.ow)) {
     p.hp = g.h, p.wp = g.w, p.pad_h = g.pt, p.pad_w = g.pl;
   } else {
@@ -151,7 +163,7 @@ struct Descs {
   ConvDesc conv;
   Descs(const OpContext& c, const Plan& p, ndrt_dtype dt) {
     const Conv2dGeom& g = p.g;
-    const cudnnTensorFormat_t fmt = g.nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+    const cudnnTensorFormat_t fmt = p.dnn_nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
     const cudnnDataType_t t = dnn_type(dt);
     check(cudnnSetTensor4dDescriptor(x.d, fmt, t, as_int(c, g.n), as_int(c, g.c), as_int(c, p.hp), as_int(c, p.wp)),
           "cudnnSetTensor4dDescriptor(x)");
@@ -183,12 +195,34 @@ bool retryable(cudnnStatus_t s) {
   return cat == CUDNN_STATUS_NOT_SUPPORTED || cat == CUDNN_STATUS_BAD_PARAM;
 }
 
-// Runs the first algorithm of cuDNN's heuristic list that works -- deterministic ones first, no
-// TF32 for f32 -- and last `fallback` (an algorithm every configuration has). query(perf, n,
-// &found), workspace(algo, &bytes), run(algo, ws, bytes) wrap the pass's cuDNN calls.
+// The algorithm (and math type) that ran for each configuration: pass, device, dtype and
+// everything the descriptors hold.
+enum class Pass { forward, data, filter };
+struct AlgoKey {
+  std::array<int64_t, 18> v;
+  bool operator<(const AlgoKey& o) const { return v < o.v; }
+};
+struct AlgoChoice {
+  int algo;
+  cudnnMathType_t math;
+};
+std::mutex g_algo_mu;
+std::map<AlgoKey, AlgoChoice> g_algos;
+
+AlgoKey key_of(Pass pass, const OpContext& c, const Plan& p, ndrt_dtype dt) {
+  const Conv2dGeom& g = p.g;
+  return {{int64_t(pass), int64_t(c.device), int64_t(dt), g.n, g.c, p.hp, p.wp, g.k,
+           g.kh, g.kw, p.pad_h, p.pad_w, g.sh, g.sw, g.dh, g.dw, g.groups, int64_t(p.dnn_nhwc)}};
+}
+
+// Runs the algorithm remembered for `key`, else the first of cuDNN's heuristic list that works --
+// deterministic ones first, no TF32 for f32 -- and last `fallback` (an algorithm every
+// configuration has), and remembers it. query(perf, n, &found), workspace(algo, &bytes),
+// run(algo, ws, bytes) wrap the pass's cuDNN calls.
 template <class Perf, class Query, class Workspace, class Run>
-void run_algorithms(const OpContext& c, cudnnConvolutionDescriptor_t conv, ndrt_dtype dt,
+void run_algorithms(const OpContext& c, const AlgoKey& key, cudnnConvolutionDescriptor_t conv, ndrt_dtype dt,
                     decltype(Perf::algo) fallback, Query query, Workspace workspace, Run run) {
+  using Algo = decltype(Perf::algo);
   const bool half = dt == NDRT_F16 || dt == NDRT_BF16;
   const cudnnMathType_t base = dt == NDRT_F32 ? CUDNN_FMA_MATH : half ? CUDNN_TENSOR_OP_MATH : CUDNN_DEFAULT_MATH;
   // One attempt: true when it ran; false when cuDNN cannot run this algorithm here.
@@ -200,8 +234,20 @@ void run_algorithms(const OpContext& c, cudnnConvolutionDescriptor_t conv, ndrt_
     if (bytes > 0) ws.emplace(c.device, bytes);
     const cudnnStatus_t s = run(algo, ws ? ws->ptr : nullptr, bytes);
     if (s != CUDNN_STATUS_SUCCESS && !retryable(s)) check(s, c.op->name);
-    return s == CUDNN_STATUS_SUCCESS;
+    if (s != CUDNN_STATUS_SUCCESS) return false;
+    std::lock_guard<std::mutex> lock(g_algo_mu);
+    g_algos[key] = {int(algo), math};
+    return true;
   };
+  {
+    std::unique_lock<std::mutex> lock(g_algo_mu);
+    const auto it = g_algos.find(key);
+    if (it != g_algos.end()) {
+      const AlgoChoice known = it->second;
+      lock.unlock();
+      if (attempt(Algo(known.algo), known.math)) return;
+    }
+  }
   check(cudnnSetConvolutionMathType(conv, base), "cudnnSetConvolutionMathType");
   Perf perf[16];  // room for every algorithm, some listed once per math type
   int found = 0;
@@ -218,22 +264,72 @@ void run_algorithms(const OpContext& c, cudnnConvolutionDescriptor_t conv, ndrt_
   fail(NDRT_ERR_NOT_SUPPORTED, "%s: cuDNN offers no algorithm for this %s convolution", c.op->name, type_name(dt));
 }
 
-// x as cuDNN reads it: packed in its layout, with the padding materialized for a padded plan.
+// Scratch holding an image packed in a layout (weights: n = out channels, c = in channels / groups).
+struct Packed {
+  Scratch mem;
+  Image img;
+  Packed(const OpContext& c, bool nhwc, int64_t n, int64_t ch, int64_t h, int64_t w, ndrt_dtype dt)
+      : mem(c.device, size_t(std::max<int64_t>(n * ch * h * w, 1) * item_size(dt))),
+        img(win::packed_image(mem.ptr, nhwc, n, ch, h, w)) {}
+};
+
+// x as cuDNN reads it: packed in cuDNN's layout, with the padding materialized for a padded plan.
 struct ImageIn {
-  std::optional<Scratch> own;
+  std::optional<Packed> own;
   const void* p = nullptr;
   ImageIn(const OpContext& c, const Tensor& x, const Plan& plan) {
     const Conv2dGeom& g = plan.g;
-    if (!plan.padded_copy && is_contiguous(x)) {
+    if (!plan.padded_copy && !plan.transposed() && is_contiguous(x)) {
       p = base_of(x);
       return;
     }
-    const int64_t item = item_size(x.dtype);
-    own.emplace(c.device, size_t(g.n * g.c * plan.hp * plan.wp * item));
-    const Image dst = win::packed_image(own->ptr, g.nhwc, g.n, g.c, plan.hp, plan.wp);
+    own.emplace(c, plan.dnn_nhwc, g.n, g.c, plan.hp, plan.wp, x.dtype);
     const int64_t dh = plan.padded_copy ? -g.pt : 0, dw = plan.padded_copy ? -g.pl : 0;
-    launch_shifted_copy(c, dst, win::image_of(x, g.nhwc), dh, dw, g.nhwc, item);
-    p = own->ptr;
+    launch_shifted_copy(c, own->img, win::image_of(x, g.nhwc), dh, dw, plan.dnn_nhwc, item_size(x.dtype));
+    p = own->mem.ptr;
+  }
+};
+
+// w (OIHW / OHWI) or dy ([n, k, oh, ow] in the call's layout) as cuDNN reads it: packed, and in
+// NCHW / OIHW for a transposed plan.
+struct OperandIn {
+  std::optional<dense::In> direct;
+  std::optional<Packed> own;
+  const void* p = nullptr;
+  OperandIn(const OpContext& c, const Tensor& t, const Plan& plan) {
+    if (!plan.transposed()) {
+      direct.emplace(c, t);
+      p = direct->p;
+      return;
+    }
+    const Image src = win::image_of(t, true);
+    own.emplace(c, false, src.n, src.c, src.h, src.w, t.dtype);
+    launch_shifted_copy(c, own->img, src, 0, 0, false, item_size(t.dtype));
+    p = own->mem.ptr;
+  }
+};
+
+// y or dw as cuDNN writes it: dense::Out, or for a transposed plan NCHW / OIHW scratch that
+// finish() copies into the NHWC / OHWI tensor.
+struct OperandOut {
+  const OpContext& c;
+  const Tensor& t;
+  std::optional<dense::Out> direct;
+  std::optional<Packed> own;
+  void* p = nullptr;
+  OperandOut(const OpContext& ctx, const Tensor& out, const Plan& plan) : c(ctx), t(out) {
+    if (!plan.transposed()) {
+      direct.emplace(c, t);
+      p = direct->p;
+      return;
+    }
+    const Image dst = win::image_of(t, true);
+    own.emplace(c, false, dst.n, dst.c, dst.h, dst.w, t.dtype);
+    p = own->mem.ptr;
+  }
+  void finish() {
+    if (direct) return direct->finish();
+    launch_shifted_copy(c, win::image_of(t, true), own->img, 0, 0, true, item_size(t.dtype));
   }
 };
 
@@ -246,19 +342,21 @@ void conv_forward(OpContext& c) {
   c.impl = "cudnn";
   if (y.numel() == 0) return;
   if (g.c == 0) return launch_fill_channels(c, dense::strided_view(y), g, bias);  // nothing to sum
-  const Plan plan = plan_of(g);
+  const Plan plan = plan_of(g, y.dtype);
   Descs d(c, plan, y.dtype);
   const ImageIn X(c, x, plan);
-  const dense::In W(c, w);
-  dense::Out Y(c, y);
+  const OperandIn W(c, w, plan);
+  OperandOut Y(c, y, plan);
   const Scalars s(y.dtype);
   // The bias goes in first and cuDNN blends the product onto it (beta = 1): one pass, and the sum
   // is formed in cuDNN's compute type before the output is rounded.
-  if (bias) launch_fill_channels(c, dense::packed_view(Y.p, y.shape), g, bias);
+  Conv2dGeom dnn_g = g;
+  dnn_g.nhwc = plan.dnn_nhwc;
+  if (bias) launch_fill_channels(c, dense::packed_view(Y.p, y.shape), dnn_g, bias);
   const void* beta = bias ? s.one() : s.zero();
   cudnnHandle_t h = cudnn(c.device);
   run_algorithms<cudnnConvolutionFwdAlgoPerf_t>(
-      c, d.conv.d, y.dtype, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
+      c, key_of(Pass::forward, c, plan, y.dtype), d.conv.d, y.dtype, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
       [&](cudnnConvolutionFwdAlgoPerf_t* perf, int n, int* found) {
         return cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.d, d.w.d, d.conv.d, d.y.d, n, found, perf);
       },
@@ -277,16 +375,17 @@ void conv_bp_data(OpContext& c) {
   c.impl = "cudnn";
   if (dx.numel() == 0) return;
   if (g.k == 0 || g.oh * g.ow == 0) return dense::zero(c, dx);  // nothing reaches dx
-  const Plan plan = plan_of(g);
+  const Plan plan = plan_of(g, dx.dtype);
   Descs d(c, plan, dx.dtype);
-  const dense::In W(c, w), DY(c, dy);
-  // The gradient lands in dx directly, or in the padded buffer whose interior is dx.
+  const OperandIn W(c, w, plan), DY(c, dy, plan);
+  // The gradient lands in dx directly, or in a buffer in cuDNN's layout (padded: dx is its interior).
+  const bool staged = plan.padded_copy || plan.transposed();
   std::optional<dense::Out> DX;
-  std::optional<Scratch> padded;
+  std::optional<Packed> padded;
   void* target;
-  if (plan.padded_copy) {
-    padded.emplace(c.device, size_t(g.n * g.c * plan.hp * plan.wp * item_size(dx.dtype)));
-    target = padded->ptr;
+  if (staged) {
+    padded.emplace(c, plan.dnn_nhwc, g.n, g.c, plan.hp, plan.wp, dx.dtype);
+    target = padded->mem.ptr;
   } else {
     DX.emplace(c, dx);
     target = DX->p;
@@ -294,7 +393,7 @@ void conv_bp_data(OpContext& c) {
   const Scalars s(dx.dtype);
   cudnnHandle_t h = cudnn(c.device);
   run_algorithms<cudnnConvolutionBwdDataAlgoPerf_t>(
-      c, d.conv.d, dx.dtype, CUDNN_CONVOLUTION_BWD_DATA_ALGO_1,
+      c, key_of(Pass::data, c, plan, dx.dtype), d.conv.d, dx.dtype, CUDNN_CONVOLUTION_BWD_DATA_ALGO_1,
       [&](cudnnConvolutionBwdDataAlgoPerf_t* perf, int n, int* found) {
         return cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w.d, d.y.d, d.conv.d, d.x.d, n, found, perf);
       },
@@ -305,9 +404,9 @@ void conv_bp_data(OpContext& c) {
         return cudnnConvolutionBackwardData(h, s.one(), d.w.d, W.p, d.y.d, DY.p, d.conv.d, a, ws, bytes, s.zero(),
                                             d.x.d, target);
       });
-  if (plan.padded_copy) {
-    const Image src = win::packed_image(padded->ptr, g.nhwc, g.n, g.c, plan.hp, plan.wp);
-    launch_shifted_copy(c, win::image_of(dx, g.nhwc), src, g.pt, g.pl, g.nhwc, item_size(dx.dtype));
+  if (staged) {
+    const int64_t dh = plan.padded_copy ? g.pt : 0, dw = plan.padded_copy ? g.pl : 0;
+    launch_shifted_copy(c, win::image_of(dx, g.nhwc), padded->img, dh, dw, g.nhwc, item_size(dx.dtype));
   } else {
     DX->finish();
   }
@@ -319,15 +418,15 @@ void conv_bp_weights(OpContext& c) {
   c.impl = "cudnn";
   if (dw.numel() == 0) return;
   if (g.n == 0 || g.oh * g.ow == 0) return dense::zero(c, dw);  // no window position
-  const Plan plan = plan_of(g);
+  const Plan plan = plan_of(g, dw.dtype);
   Descs d(c, plan, dw.dtype);
   const ImageIn X(c, x, plan);
-  const dense::In DY(c, dy);
-  dense::Out DW(c, dw);
+  const OperandIn DY(c, dy, plan);
+  OperandOut DW(c, dw, plan);
   const Scalars s(dw.dtype);
   cudnnHandle_t h = cudnn(c.device);
   run_algorithms<cudnnConvolutionBwdFilterAlgoPerf_t>(
-      c, d.conv.d, dw.dtype, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
+      c, key_of(Pass::filter, c, plan, dw.dtype), d.conv.d, dw.dtype, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
       [&](cudnnConvolutionBwdFilterAlgoPerf_t* perf, int n, int* found) {
         return cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.d, d.y.d, d.conv.d, d.w.d, n, found, perf);
       },

@@ -119,7 +119,7 @@ __global__ void cast_kernel(int64_t n, Strided<2> v, To* y, const From* x) {
 
 template <class To, class From>
 void cast_into(const OpContext& c) {
-  if constexpr (std::is_same_v<To, From>) {
+  if constexpr (std::is_same_v<To, From> && !std::is_same_v<To, bool>) {  // bool -> bool makes bytes 0 / 1
     copy_words<word_t<To>>(c);
   } else {
     const Tensor &y = *c.out[0], &x = *c.in[0];

@@ -170,22 +170,45 @@ struct Ptrs {
 };
 
 // ---- the map kernel ----------------------------------------------------------------------------
+template <class Op, class To, class C, int NIn>
+__device__ __forceinline__ To apply(const C (&x)[NIn], const Params<C>& prm) {
+  if constexpr (NIn == 1)
+    return convert<To>(Op::f(x[0], prm));
+  else if constexpr (NIn == 2)
+    return convert<To>(Op::f(x[0], x[1], prm));
+  else
+    return convert<To>(Op::f(x[0], x[1], x[2], prm));
+}
+
 // y = Op(x...) for NIn inputs of storage type Ti, output storage type To. In place is fine (an
 // output that is the very same view as an input reads each element before writing it).
+// Each thread loads the inputs of kUnroll elements (a grid stride apart: coalesced) before it
+// computes and stores them: with one element at a time too few bytes are in flight to fill HBM.
 template <class Op, class To, class Ti, int NIn>
 __global__ void map_kernel(int64_t n, Strided<NIn + 1> v, Ptrs<NIn + 1> p, Params<calc_t<Ti>> prm) {
+  constexpr int kUnroll = 4;
+  using C = calc_t<Ti>;
   const int64_t step = int64_t(gridDim.x) * blockDim.x;
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+  int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (kUnroll - 1) * step < n; i += kUnroll * step) {
+    int64_t off[kUnroll][NIn + 1];
+    C x[kUnroll][NIn];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      v.offsets(i + u * step, off[u]);
+#pragma unroll
+      for (int k = 0; k < NIn; ++k) x[u][k] = load(reinterpret_cast<const Ti*>(p.p[k + 1]) + off[u][k + 1]);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) reinterpret_cast<To*>(p.p[0])[off[u][0]] = apply<Op, To>(x[u], prm);
+  }
+  for (; i < n; i += step) {
     int64_t off[NIn + 1];
     v.offsets(i, off);
-    auto x = [&](int k) { return load(reinterpret_cast<const Ti*>(p.p[k + 1]) + off[k + 1]); };
-    To* y = reinterpret_cast<To*>(p.p[0]) + off[0];
-    if constexpr (NIn == 1)
-      *y = convert<To>(Op::f(x(0), prm));
-    else if constexpr (NIn == 2)
-      *y = convert<To>(Op::f(x(0), x(1), prm));
-    else
-      *y = convert<To>(Op::f(x(0), x(1), x(2), prm));
+    C x[NIn];
+#pragma unroll
+    for (int k = 0; k < NIn; ++k) x[k] = load(reinterpret_cast<const Ti*>(p.p[k + 1]) + off[k + 1]);
+    reinterpret_cast<To*>(p.p[0])[off[0]] = apply<Op, To>(x, prm);
   }
 }
 

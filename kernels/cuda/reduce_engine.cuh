@@ -299,7 +299,18 @@ __global__ void reduce_groups(const T* x, Plan p, R r, int G, int64_t P, int64_t
       p.kept.offsets(m, ox, oy);
       prm = r.param(m);
       const T* xb = x + ox;
-      for (int64_t j = begin + lane; j < end; j += G) acc = r.step(acc, convert<C>(xb[p.red.offset_x(j)]), j, prm);
+      // Four loads in flight per thread before the four steps, in index order (the result is that
+      // of the plain loop): one load at a time leaves too few bytes in flight to fill HBM.
+      int64_t j = begin + lane;
+      for (; j + 3 * G < end; j += 4 * G) {
+        const C v0 = convert<C>(xb[p.red.offset_x(j)]), v1 = convert<C>(xb[p.red.offset_x(j + G)]);
+        const C v2 = convert<C>(xb[p.red.offset_x(j + 2 * G)]), v3 = convert<C>(xb[p.red.offset_x(j + 3 * G)]);
+        acc = r.step(acc, v0, j, prm);
+        acc = r.step(acc, v1, j + G, prm);
+        acc = r.step(acc, v2, j + 2 * G, prm);
+        acc = r.step(acc, v3, j + 3 * G, prm);
+      }
+      for (; j < end; j += G) acc = r.step(acc, convert<C>(xb[p.red.offset_x(j)]), j, prm);
     }
     acc = group_reduce(acc, G, [&](const Acc& a, const Acc& b) { return r.combine(a, b); }, smem);
     if (g < total && lane == 0) {

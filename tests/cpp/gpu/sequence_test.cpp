@@ -26,8 +26,9 @@ TEST(CudaSequence, Conv1dEveryPassDtypeAndLayout) {
   std::mt19937 rng(3);
   for (ndrt_dtype d : kFloats)
     for (int nwc : {0, 1}) {
-      // x [3, 6, 20] (NCW), w [8, 3, 3] with groups 2, stride 2, padding [2, 1], dilation 2 -> width 9.
-      const int64_t N = 3, C = 6, W = 20, K = 8, kw = 3, OW = 9;
+      // x [3, 6, 20] (NCW), w [8, 3, 3] with groups 2, stride 2, padding [2, 1], dilation 2 -> width
+      // (20 + 3 - 5) / 2 + 1 = 10.
+      const int64_t N = 3, C = 6, W = 20, K = 8, kw = 3, OW = 10;
       SCOPED_TRACE(std::string(nt::dtype_str(d)) + (nwc ? " NWC" : " NCW"));
       Attrs a{{2, 2, 2, 1, 0, 2, 2, nwc, 0}, {}};
       Pair x = gt::random_pair(d, nwc ? nt::Shape{N, W, C} : nt::Shape{N, C, W}, rng);

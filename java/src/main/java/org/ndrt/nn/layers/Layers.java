@@ -66,9 +66,12 @@ public final class Layers {
    * instead of that output (LeNet's conv 1: 2.9 MB per batch of 64 written once and read twice less).
    * The results are those of the separate ops on ndrt's direct kernel, bit for bit. Runs after {@link #planChannelsLast} (NCHW layers only).
    * System property {@code org.ndrt.fuseConvPool}: {@code true} (default) or {@code false}.
+   * Only on a CPU device (the thread's, which the network's tensors live on): the fused ops are
+   * CPU kernels; on a GPU the convolution and the pooling run as cuDNN's and ndrt's separate ops.
    */
   public static void planConvPool(LayerImpl[] layers) {
     if (System.getProperty("org.ndrt.fuseConvPool", "true").equals("false")
+        || org.ndrt.Device.current().type() != org.ndrt.Device.Type.CPU
         || !"1".equals(org.ndrt.Ndrt.config("cpu.direct_conv"))) {
       return;
     }
