@@ -67,6 +67,39 @@ final class InputStage extends LayerImpl {
     return indices ? permuted : asCompute("cast", permuted);
   }
 
+  /**
+   * The valid length of each sequence from a features mask [N, T] of 0s and 1s whose 1s must be a
+   * prefix of each row (the recurrent ops take lengths, not arbitrary masks).
+   */
+  static long[] prefixLengths(Tensor mask, Tensor features) {
+    long[] ms = mask.shape();
+    long[] fs = features.shape();
+    if (ms.length != 2 || fs.length != 3 || ms[0] != fs[0] || ms[1] != fs[2]) {
+      throw new IllegalArgumentException("the features mask has shape " + Arrays.toString(ms) + " but the features "
+          + Arrays.toString(fs) + " need [N, T] = [" + (fs.length > 0 ? fs[0] : "?") + ", " + (fs.length > 2 ? fs[2] : "?")
+          + "]");
+    }
+    int n = (int) ms[0];
+    int t = (int) ms[1];
+    float[] m = mask.toFloatArray();
+    long[] len = new long[n];
+    for (int b = 0; b < n; ++b) {
+      int l = 0;
+      while (l < t && m[b * t + l] == 1) {
+        ++l;
+      }
+      for (int k = l; k < t; ++k) {
+        if (m[b * t + k] != 0) {
+          throw new IllegalArgumentException("features mask row " + b + " is not a prefix of valid steps (1s, then"
+              + " padding 0s): step " + k + " is " + m[b * t + k] + " after " + (k == l ? "the" : "a") + " 0 at step " + l
+              + " (the recurrent layers take sequences padded at the end only; masks hold 0 or 1)");
+        }
+      }
+      len[b] = l;
+    }
+    return len;
+  }
+
   @Override
   public Tensor backward(Tensor dy, boolean needDx) {
     return null;

@@ -367,7 +367,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private double fitTruncated(Tensor f, DataSet ds, Tensor labels) {
     long steps = f.shape()[2];
     int len = conf.tbpttFwdLength();
-    long[] full = ds.featuresMask() == null ? null : prefixLengths(ds.featuresMask(), f);
+    long[] full = ds.featuresMask() == null ? null : InputStage.prefixLengths(ds.featuresMask(), f);
     double total = 0;
     try {
       for (long t0 = 0; t0 < steps; t0 += len) {
@@ -401,6 +401,15 @@ public final class MultiLayerNetwork implements AutoCloseable {
 
   /** Forward, loss, backward and (unless skipped for overflow) the update on one minibatch; returns the score. */
   private double step(Tensor features, Tensor labels) {
+    double sc = backprop(features, labels);
+    if (!mixed || unscaleAndCheck()) {
+      update();
+    }
+    return sc;
+  }
+
+  /** Forward, loss and backward in training mode: the gradients in {@code grads}; returns the score. */
+  private double backprop(Tensor features, Tensor labels) {
     castParamsToCompute();
     forward(features, true);
     LayerImpl out = layers[layers.length - 1];
@@ -420,10 +429,28 @@ public final class MultiLayerNetwork implements AutoCloseable {
     if (hook != null) {
       hook.beforeUpdate();
     }
-    if (!mixed || unscaleAndCheck()) {
-      update();
-    }
     return sc;
+  }
+
+  /**
+   * Deeplearning4j's computeGradientAndScore: forward (training mode) and backward on one minibatch
+   * without an update; the gradients stay in {@link TrainerSupport#gradients}, the score (as fit's)
+   * is returned and becomes {@link #score()}. Not under mixed precision (its gradients are scaled).
+   */
+  public double computeGradientAndScore(DataSet ds) {
+    ensureInit();
+    if (mixed) {
+      throw new UnsupportedOperationException("computeGradientAndScore: not with dataType " + dtype + " (mixed precision)");
+    }
+    Tensor f = asSequences(ds.features());
+    try {
+      Tensor labels = checkLabels(f, ds.labels());
+      setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
+      score = backprop(f, labels);
+      return score;
+    } finally {
+      closeIfView(f, ds.features());
+    }
   }
 
   /**
@@ -438,7 +465,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
         throw new IllegalArgumentException("a features mask needs sequence input (InputType.recurrent), the network takes "
             + conf.inputType());
       }
-      long[] l = segLengths != null ? segLengths : prefixLengths(featuresMask, features);
+      long[] l = segLengths != null ? segLengths : InputStage.prefixLengths(featuresMask, features);
       if (lengths == null || lengths.shape()[0] != l.length) {
         if (lengths != null) {
           lengths.close();
@@ -453,39 +480,6 @@ public final class MultiLayerNetwork implements AutoCloseable {
     }
     LayerImpl out = layers[layers.length - 1];
     Layers.setOutputMask(out, labelsMask != null ? labelsMask : Layers.isSequenceOutput(out) ? featuresMask : null);
-  }
-
-  /**
-   * The valid length of each sequence from a features mask [N, T] of 0s and 1s whose 1s must be a
-   * prefix of each row (the recurrent ops take lengths, not arbitrary masks).
-   */
-  private static long[] prefixLengths(Tensor mask, Tensor features) {
-    long[] ms = mask.shape();
-    long[] fs = features.shape();
-    if (ms.length != 2 || fs.length != 3 || ms[0] != fs[0] || ms[1] != fs[2]) {
-      throw new IllegalArgumentException("the features mask has shape " + Arrays.toString(ms) + " but the features "
-          + Arrays.toString(fs) + " need [N, T] = [" + (fs.length > 0 ? fs[0] : "?") + ", " + (fs.length > 2 ? fs[2] : "?")
-          + "]");
-    }
-    int n = (int) ms[0];
-    int t = (int) ms[1];
-    float[] m = mask.toFloatArray();
-    long[] len = new long[n];
-    for (int b = 0; b < n; ++b) {
-      int l = 0;
-      while (l < t && m[b * t + l] == 1) {
-        ++l;
-      }
-      for (int k = l; k < t; ++k) {
-        if (m[b * t + k] != 0) {
-          throw new IllegalArgumentException("features mask row " + b + " is not a prefix of valid steps (1s, then"
-              + " padding 0s): step " + k + " is " + m[b * t + k] + " after " + (k == l ? "the" : "a") + " 0 at step " + l
-              + " (the recurrent layers take sequences padded at the end only; masks hold 0 or 1)");
-        }
-      }
-      len[b] = l;
-    }
-    return len;
   }
 
   /** Mixed precision: the layers' compute-dtype parameters from the f32 master copy (no-op in f32). */
@@ -610,6 +604,26 @@ public final class MultiLayerNetwork implements AutoCloseable {
       castParamsToCompute();
       forward(f, train);
       return Layers.activate(layers[layers.length - 1]);
+    } finally {
+      closeIfView(f, features);
+    }
+  }
+
+  /**
+   * Deeplearning4j's feedForwardToLayer: the activations of layers 0 to {@code toLayer} for {@code
+   * features} as new f32 tensors the caller closes (images NCHW, sequences [N, size, T], the output
+   * layer's as {@link #output}); Deeplearning4j's list also starts with the input, which is the caller's.
+   */
+  public List<Tensor> feedForward(Tensor features, boolean train, int toLayer) {
+    ensureInit();
+    if (toLayer < 0 || toLayer >= layers.length) {
+      throw new IllegalArgumentException("feedForward: layer " + toLayer + " is not in 0.." + (layers.length - 1));
+    }
+    Tensor f = asSequences(features);
+    try {
+      setMasks(f, null, null, null);
+      castParamsToCompute();
+      return Layers.activations(layers, input.forward(f, train), toLayer, train);
     } finally {
       closeIfView(f, features);
     }

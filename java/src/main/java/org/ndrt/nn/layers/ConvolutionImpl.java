@@ -93,6 +93,21 @@ final class ConvolutionImpl extends ImageLayerImpl {
     return layerOutput("y_nchw", y);
   }
 
+  /**
+   * Fused with the pooling, the convolution's own output was never stored: for its activations it is
+   * computed here from the kept input by the unfused op (no activation: fusion needs IDENTITY).
+   */
+  @Override
+  public Tensor activation(Tensor y) {
+    if (pool == null) {
+      return super.activation(y);
+    }
+    try (Tensor c = Tensor.empty(dtype, opShape(x.shape()[0], outShape))) {
+      Ops.conv2dBias(x, p[0], p[1], stride, padding, same, dilation, 1, 0, 0, c);
+      return f32Copy(c);
+    }
+  }
+
   /** The weights as the op takes them: OIHW, or an OHWI copy when channels-last. */
   private Tensor weights() {
     if (!nhwc) {

@@ -44,6 +44,17 @@ abstract class ImageLayerImpl extends LayerImpl {
     return nhwc ? new long[] {n, chw[1], chw[2], chw[0]} : withBatch(n, chw);
   }
 
+  /** Channels-last output kept NHWC for the next layer: shown NCHW, as Deeplearning4j's. */
+  @Override
+  public Tensor activation(Tensor y) {
+    if (!(nhwc && nhwcOut)) {
+      return super.activation(y);
+    }
+    try (Tensor v = y.permute(0, 3, 1, 2)) {
+      return f32Copy(v);
+    }
+  }
+
   /** The layer's input as the op reads it. */
   Tensor opInput(String key, Tensor in) {
     return nhwc && !nhwcIn ? toNhwc(key, in) : in;

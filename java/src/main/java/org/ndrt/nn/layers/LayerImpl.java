@@ -110,6 +110,24 @@ public abstract class LayerImpl implements AutoCloseable {
   /** Backward pass from dL/dy; returns dL/dx, or null when {@code needDx} is false. */
   public abstract Tensor backward(Tensor dy, boolean needDx);
 
+  /**
+   * This layer's last forward output {@code y} as Deeplearning4j shows a layer's activations: a new
+   * f32 tensor the caller closes; sequences (the network's [N, T, size] views) as [N, size, T].
+   */
+  public Tensor activation(Tensor y) {
+    if (y.rank() != 3) {
+      return f32Copy(y);
+    }
+    try (Tensor v = y.permute(0, 2, 1)) {
+      return f32Copy(v);
+    }
+  }
+
+  /** A new contiguous f32 copy of {@code v}. */
+  static Tensor f32Copy(Tensor v) {
+    return v.dtype() == DType.F32 ? org.ndrt.Ops.copy(v, null) : v.cast(DType.F32);
+  }
+
   /** A buffer of this layer: the same tensor while dtype and shape stay the same. */
   protected Tensor buffer(String key, DType dt, long... shape) {
     Tensor t = buffers.get(key);

@@ -157,6 +157,26 @@ public final class Layers {
     return ((OutputImpl) output).activate();
   }
 
+  /**
+   * Deeplearning4j's feedForwardToLayer after the input stage: runs {@code x} through layers 0 to
+   * {@code to} and gives each one's activations as new f32 tensors the caller closes (see {@link
+   * LayerImpl#activation}); the output layer's are its activated output, as {@link #activate}.
+   */
+  public static java.util.List<Tensor> activations(LayerImpl[] layers, Tensor x, int to, boolean training) {
+    java.util.List<Tensor> out = new java.util.ArrayList<>();
+    try {
+      Tensor a = x;
+      for (int i = 0; i <= to; ++i) {
+        a = layers[i].forward(a, training);
+        out.add(i == layers.length - 1 ? activate(layers[i]) : layers[i].activation(a));
+      }
+      return out;
+    } catch (RuntimeException e) {
+      out.forEach(Tensor::close);
+      throw e;
+    }
+  }
+
   /** True when the output layer gives one output per time step (RnnOutputLayer). */
   public static boolean isSequenceOutput(LayerImpl output) {
     return output instanceof RnnOutputImpl;
