@@ -1,8 +1,14 @@
 package org.nd4j.linalg.dataset;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +26,7 @@ import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.dataset.api.preprocessor.NormalizerStandardize;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.conditions.Conditions;
+import org.ndrt.nd4j.DataSetFiles;
 import org.ndrt.nd4j.DataSets;
 
 /**
@@ -506,16 +513,59 @@ public class DataSet implements org.nd4j.linalg.dataset.api.DataSet {
     throw refused("iterateWithMiniBatches", "use new ViewIterator(dataSet, batchSize)");
   }
 
+  // ------------------------------------------------------------------------------- files
+
+  /**
+   * Writes features, labels and masks in ndrt's own format (org.ndrt.nd4j.DataSetFiles: the arrays
+   * bit for bit; not ND4J's format, so files move between ndrt programs only). The stream stays open.
+   */
+  @Override
+  public void save(OutputStream to) {
+    try {
+      DataSetFiles.write(to, new INDArray[] {features, labels, featuresMask, labelsMask});
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void save(File to) {
+    try (OutputStream o = new BufferedOutputStream(new FileOutputStream(to))) {
+      save(o);
+    } catch (IOException e) {
+      throw new UncheckedIOException("DataSet.save: " + to, e);
+    }
+  }
+
+  /** Replaces features, labels and masks with what {@link #save} wrote (ndrt's format only). */
+  @Override
+  public void load(InputStream from) {
+    try {
+      INDArray[] a = DataSetFiles.read(from);
+      features = a[0];
+      labels = a[1];
+      featuresMask = a[2];
+      labelsMask = a[3];
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void load(File from) {
+    try (InputStream i = new BufferedInputStream(new FileInputStream(from))) {
+      load(i);
+    } catch (IOException e) {
+      throw new UncheckedIOException("DataSet.load: " + from, e);
+    }
+  }
+
   // ------------------------------------------------------------------------------- refused
 
   private static UnsupportedOperationException refused(String method, String why) {
     return new UnsupportedOperationException("DataSet." + method + " is not in ndrt yet: " + why);
   }
 
-  @Override public void load(InputStream from) { throw refused("load", "ND4J's binary DataSet format"); }
-  @Override public void load(File from) { throw refused("load", "ND4J's binary DataSet format"); }
-  @Override public void save(OutputStream to) { throw refused("save", "ND4J's binary DataSet format"); }
-  @Override public void save(File to) { throw refused("save", "ND4J's binary DataSet format"); }
   @Override public DataSet reshape(int rows, int cols) { throw refused("reshape", "reshape getFeatures() instead"); }
   @Override public void scaleMinAndMax(double min, double max) { throw refused("scaleMinAndMax", "use NormalizerMinMaxScaler"); }
   @Override public void scale() { throw refused("scale", "use NormalizerMinMaxScaler"); }

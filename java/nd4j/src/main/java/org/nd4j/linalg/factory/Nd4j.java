@@ -543,6 +543,26 @@ public class Nd4j {
     return wrap(Ops.tile(tensor(tile), Shapes.toLong(repeat)));
   }
 
+  /**
+   * ND4J's meshgrid of two vectors (cartesian 'xy' indexing): two [y.length, x.length] arrays of x's
+   * dtype (y is cast), the first with x along every row, the second with y down every column.
+   */
+  public static INDArray[] meshgrid(INDArray x, INDArray y) {
+    if (x == null || y == null) {
+      throw new NullPointerException((x == null ? "x" : "y") + " is marked non-null but is null");
+    }
+    if (!x.isVectorOrScalar()) {
+      throw new IllegalArgumentException("X must be a vector");
+    }
+    if (!y.isVectorOrScalar()) {
+      throw new IllegalArgumentException("Y must be a vector");
+    }
+    int nx = (int) x.length();
+    int ny = (int) y.length();
+    INDArray ys = y.dataType() == x.dataType() ? y : y.castTo(x.dataType());
+    return new INDArray[] {tile(x.reshape(1, nx), ny, 1), tile(ys.reshape(ny, 1), 1, nx)};
+  }
+
   public static INDArray expandDims(INDArray x, int axis) {
     long[] s = x.shape();
     int a = axis < 0 ? axis + s.length + 1 : axis;

@@ -78,6 +78,9 @@ public class ArrayProbe {
     show("mmul", m.mmul(m.transpose()));
     show("mmul vec", Nd4j.create(new double[] {1, 2}).reshape(1, 2).mmul(Nd4j.create(new double[][] {{1, 2}, {3, 4}})));
     show("concat 0", Nd4j.concat(0, m, m));
+    INDArray[] mesh = Nd4j.meshgrid(Nd4j.linspace(-1.0, 1.0, 4, DataType.DOUBLE), Nd4j.create(new double[] {5, 6.5, 8}));
+    show("meshgrid x", mesh[0]);
+    show("meshgrid y", mesh[1]);
     show("concat 1", Nd4j.concat(1, m, m));
     show("hstack 1d", Nd4j.hstack(Nd4j.create(new double[] {1, 2}), Nd4j.create(new double[] {3})));
     show("vstack 1d", Nd4j.vstack(Nd4j.create(new double[] {1, 2}), Nd4j.create(new double[] {3, 4})));
