@@ -6,7 +6,10 @@ import org.deeplearning4j.nn.api.OptimizationAlgorithm;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.layers.EmbeddingLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
+import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToRnnPreProcessor;
+import org.deeplearning4j.nn.conf.preprocessor.RnnToFeedForwardPreProcessor;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.learning.config.IUpdater;
 import org.ndrt.DType;
@@ -33,7 +36,8 @@ public final class Translator {
 
   public static Result translate(MultiLayerConfiguration c) {
     List<NeuralNetConfiguration> confs = c.getConfs();
-    for (int i = 0; i < c.getInputPreProcessors().size(); ++i) {
+    boolean embedSequences = embeddingBetweenRnnPreProcessors(c);
+    for (int i = embedSequences ? 2 : 0; i < c.getInputPreProcessors().size(); ++i) {
       if (c.getInputPreProcessors().get(i) != null) {
         throw new UnsupportedOperationException("inputPreProcessor(" + i + ", " + c.getInputPreProcessors().get(i)
             .getClass().getSimpleName() + "): explicit preprocessors are not in ndrt's Deeplearning4j drop-in "
@@ -88,7 +92,7 @@ public final class Translator {
         lb.layer(new org.ndrt.nn.conf.layers.DropoutLayer.Builder(1 - keep).build());
         ++n;
       }
-      lb.layer(l.ndrtLayer());
+      lb.layer(i == 0 && embedSequences ? ((EmbeddingLayer) l).ndrtSequenceLayer() : l.ndrtLayer());
       index[i] = n++;
     }
     if (c.getInputType() != null) {
@@ -97,6 +101,17 @@ public final class Translator {
     lb.backpropType(org.ndrt.nn.conf.BackpropType.valueOf(c.getBackpropType().name()));
     lb.tBPTTForwardLength(c.getTbpttFwdLength()).tBPTTBackwardLength(c.getTbpttBackLength());
     return new Result(lb.build(), index);
+  }
+
+  /**
+   * Deeplearning4j's RNNEmbedding pattern: an EmbeddingLayer first, given [N, 1, T] sequences through
+   * RnnToFeedForwardPreProcessor and handing [N, nOut, T] on through FeedForwardToRnnPreProcessor: the
+   * arithmetic of an EmbeddingSequenceLayer, which org.ndrt.nn has.
+   */
+  private static boolean embeddingBetweenRnnPreProcessors(MultiLayerConfiguration c) {
+    return c.getConfs().size() > 1 && c.getConf(0).getLayer() instanceof EmbeddingLayer
+        && c.getInputPreProcess(0) instanceof RnnToFeedForwardPreProcessor
+        && c.getInputPreProcess(1) instanceof FeedForwardToRnnPreProcessor;
   }
 
   private static void agree(boolean same, String what, String first, Object a, String other, Object b) {

@@ -38,6 +38,8 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
   private org.ndrt.nn.MultiLayerNetwork net;
   private int[] ndrtIndex;
   private final List<TrainingListener> listeners = new ArrayList<>();
+  private INDArray input;   // setInput / feedForward's, as Deeplearning4j keeps it
+  private INDArray labels;
 
   public MultiLayerNetwork(MultiLayerConfiguration conf) {
     this.conf = conf;
@@ -194,16 +196,96 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
     return output(input).argMax(1).toIntVector();
   }
 
-  /**
-   * Deeplearning4j's per-layer activations are not offered: org.ndrt.nn does not keep them for callers.
-   */
+  /** Every layer's activations for {@code input}, in inference mode: see {@link #feedForwardToLayer(int, INDArray, boolean)}. */
   public List<INDArray> feedForward(INDArray input) {
-    throw new UnsupportedOperationException("MultiLayerNetwork.feedForward is not in ndrt's Deeplearning4j drop-in: "
-        + "org.ndrt.nn gives the network's output (output(..)), not each layer's activations");
+    return feedForward(input, false);
   }
 
   public List<INDArray> feedForward(INDArray input, boolean train) {
-    return feedForward(input);
+    return feedForwardToLayer(getnLayers() - 1, input, train);
+  }
+
+  /** {@link #feedForward(INDArray, boolean)} of the input set by {@link #setInput}. */
+  public List<INDArray> feedForward(boolean train) {
+    return feedForward(requireInput(), train);
+  }
+
+  public List<INDArray> feedForward() {
+    return feedForward(false);
+  }
+
+  public List<INDArray> feedForwardToLayer(int layerNum, INDArray input) {
+    return feedForwardToLayer(layerNum, input, false);
+  }
+
+  public List<INDArray> feedForwardToLayer(int layerNum, boolean train) {
+    return feedForwardToLayer(layerNum, requireInput(), train);
+  }
+
+  /**
+   * As Deeplearning4j's: the input (the caller's array, which becomes the network's input), then the
+   * activations of layers 0 to {@code layerNum} (new arrays; org.ndrt.nn's feedForward computes them).
+   */
+  public List<INDArray> feedForwardToLayer(int layerNum, INDArray input, boolean train) {
+    if (layerNum < 0 || layerNum >= getnLayers()) {
+      throw new IllegalArgumentException("feedForwardToLayer: layer " + layerNum + " is not in 0.." + (getnLayers() - 1));
+    }
+    this.input = input;
+    List<Tensor> acts;
+    try (Tensor f = Tensors.in(input)) {
+      acts = net().feedForward(f, train, ndrtIndex[layerNum]);
+    }
+    List<INDArray> out = new ArrayList<>();
+    out.add(input);
+    boolean[] kept = new boolean[acts.size()];
+    for (int i = 0; i <= layerNum; ++i) {
+      kept[ndrtIndex[i]] = true;
+      out.add(Tensors.out(acts.get(ndrtIndex[i])));
+    }
+    for (int k = 0; k < kept.length; ++k) {
+      if (!kept[k]) {
+        acts.get(k).close();  // a dropout layer the translation inserted
+      }
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ input, labels, gradients
+
+  public void setInput(INDArray input) {
+    this.input = input;
+  }
+
+  public INDArray getInput() {
+    return input;
+  }
+
+  public void setLabels(INDArray labels) {
+    this.labels = labels;
+  }
+
+  public INDArray getLabels() {
+    return labels;
+  }
+
+  private INDArray requireInput() {
+    if (input == null) {
+      throw new IllegalStateException("no input: call setInput(..) first");
+    }
+    return input;
+  }
+
+  /**
+   * Forward and backward (training mode) on the input and labels set by {@link #setInput} / {@link
+   * #setLabels}, without an update; {@link #score()} is then their score (org.ndrt.nn computes both).
+   */
+  public void computeGradientAndScore() {
+    if (labels == null) {
+      throw new IllegalStateException("no labels: call setLabels(..) first");
+    }
+    try (org.ndrt.data.DataSet d = new org.ndrt.data.DataSet(Tensors.in(requireInput()), Tensors.in(labels), null, null)) {
+      net().computeGradientAndScore(d);
+    }
   }
 
   public INDArray rnnTimeStep(INDArray input) {
