@@ -163,7 +163,9 @@ class Dl4jDropInTest {
   @Test
   void unsupportedLayersRefusedByName() {
     MultiLayerConfiguration vae = new NeuralNetConfiguration.Builder().list()
-        .layer(new VariationalAutoencoder.Builder().nIn(4).nOut(2).encoderLayerSizes(8).decoderLayerSizes(8).build())
+        .layer(new VariationalAutoencoder.Builder().nIn(4).nOut(2).encoderLayerSizes(8).decoderLayerSizes(8)
+            .reconstructionDistribution(new org.deeplearning4j.nn.conf.layers.variational.ExponentialReconstructionDistribution())
+            .build())
         .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nOut(4).activation(Activation.IDENTITY).build())
         .build();
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,

@@ -57,9 +57,12 @@ public final class MultiLayerConfiguration {
     for (int i = 0; i < layers.size(); ++i) {
       Layer l = layers.get(i);
       l.applyDefaults("layer" + i, activation, weightInit);
-      if (l instanceof OutputLayer != (i == layers.size() - 1)) {
+      // A VariationalAutoencoder may end a network that is only pretrained (its output: the mean of q(z|x)).
+      boolean unsupervisedEnd = l instanceof org.ndrt.nn.conf.layers.VariationalAutoencoder;
+      if (l instanceof OutputLayer != (i == layers.size() - 1) && !(unsupervisedEnd && i == layers.size() - 1)) {
         throw new IllegalArgumentException(i == layers.size() - 1
-            ? "the last layer must be an OutputLayer (it has the loss), got " + l.getClass().getSimpleName()
+            ? "the last layer must be an OutputLayer (it has the loss) or a VariationalAutoencoder (pretraining only), got "
+                + l.getClass().getSimpleName()
             : "layer " + i + " is an OutputLayer but only the last layer may be one");
       }
       if (i > 0 && l instanceof org.ndrt.nn.conf.layers.EmbeddingSequenceLayer) {
@@ -123,8 +126,14 @@ public final class MultiLayerConfiguration {
     return outputType;
   }
 
+  /** The last layer, which has the loss; IllegalStateException for a network that ends in a VariationalAutoencoder. */
   public OutputLayer outputLayer() {
-    return (OutputLayer) layers.get(layers.size() - 1);
+    Layer last = layers.get(layers.size() - 1);
+    if (!(last instanceof OutputLayer)) {
+      throw new IllegalStateException("the network ends in a " + last.getClass().getSimpleName() + ", not an OutputLayer:"
+          + " it has no labels or loss (train it with pretrain, take its output with output)");
+    }
+    return (OutputLayer) last;
   }
 
   /** Standard or TruncatedBPTT (set on the list builder). */

@@ -108,6 +108,8 @@ public final class Layers {
       return new BatchNormImpl((BatchNormalization) l, dtype);
     } else if (l instanceof DropoutLayer) {
       return new DropoutImpl((DropoutLayer) l, conf.seed() + 1 + i, dtype);
+    } else if (l instanceof org.ndrt.nn.conf.layers.VariationalAutoencoder) {
+      return new VaeImpl((org.ndrt.nn.conf.layers.VariationalAutoencoder) l, conf.seed() + 1 + i, dtype);
     }
     throw new IllegalArgumentException("no implementation for layer type " + l.getClass().getName());
   }
@@ -148,11 +150,13 @@ public final class Layers {
 
   /**
    * The activated output after a forward pass, as a new f32 tensor: [N, nOut], or [N, nOut, T] for an
-   * RnnOutputLayer (0 at masked steps).
+   * RnnOutputLayer (0 at masked steps); a VariationalAutoencoder's mean of q(z|x).
    */
   public static Tensor activate(LayerImpl output) {
     if (output instanceof RnnOutputImpl) {
       return ((RnnOutputImpl) output).activate();
+    } else if (output instanceof VaeImpl) {
+      return ((VaeImpl) output).activate();  // a network that ends in a VAE: the mean of q(z|x)
     }
     return ((OutputImpl) output).activate();
   }

@@ -38,6 +38,8 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
   private org.ndrt.nn.MultiLayerNetwork net;
   private int[] ndrtIndex;
   private final List<TrainingListener> listeners = new ArrayList<>();
+  private final java.util.Map<Integer, Layer> vaeLayers = new java.util.HashMap<>();  // getLayer's, one per index
+  private Model pretraining;  // the layer listeners see while it pretrains (as in Deeplearning4j)
   private INDArray input;   // setInput / feedForward's, as Deeplearning4j keeps it
   private INDArray labels;
 
@@ -123,7 +125,7 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
 
         @Override
         public void iterationDone(org.ndrt.nn.MultiLayerNetwork m, long iteration, int epoch, double score, int n) {
-          l.iterationDone(MultiLayerNetwork.this, (int) iteration, epoch);
+          l.iterationDone(pretraining != null ? pretraining : MultiLayerNetwork.this, (int) iteration, epoch);
         }
 
         @Override
@@ -136,6 +138,46 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
   }
 
   // ------------------------------------------------------------------------------- training
+
+  /**
+   * Layer-wise unsupervised training (org.ndrt.nn.Pretraining): each layer that pretrains (a
+   * VariationalAutoencoder), first to last, one epoch each; other layers are skipped.
+   */
+  public void pretrain(DataSetIterator it) {
+    pretrain(it, 1);
+  }
+
+  public void pretrain(DataSetIterator it, int epochs) {
+    for (int i = 0; i < getnLayers(); ++i) {
+      pretrainLayer(i, it, epochs);
+    }
+  }
+
+  public void pretrainLayer(int layerIdx, DataSetIterator it) {
+    pretrainLayer(layerIdx, it, 1);
+  }
+
+  /** Layer {@code layerIdx} alone, its input through the layers before it (inference mode); nothing for other layers. */
+  public void pretrainLayer(int layerIdx, DataSetIterator it, int epochs) {
+    Layer l = getLayer(layerIdx);
+    pretraining = l instanceof Model ? (Model) l : null;
+    try {
+      org.ndrt.nn.Pretraining.pretrainLayer(net(), ndrtIndex[layerIdx], Tensors.iterator(it), epochs);
+    } finally {
+      pretraining = null;
+    }
+  }
+
+  /** One pretraining step of layer {@code layerIdx} on these features (the network's input). */
+  public void pretrainLayer(int layerIdx, INDArray features) {
+    Layer l = getLayer(layerIdx);
+    pretraining = l instanceof Model ? (Model) l : null;
+    try (Tensor f = Tensors.in(features)) {
+      org.ndrt.nn.Pretraining.pretrainStep(net(), ndrtIndex[layerIdx], f);
+    } finally {
+      pretraining = null;
+    }
+  }
 
   /** One epoch over the iterator (reset first when it is used up). */
   public void fit(DataSetIterator it) {
@@ -383,8 +425,13 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
     return conf.getConfs().size();
   }
 
+  /** Layer i: Deeplearning4j's VariationalAutoencoder layer for a VAE (after init), else its configuration and index. */
   public Layer getLayer(int i) {
     NeuralNetConfiguration c = conf.getConf(i);
+    org.ndrt.nn.layers.VaeImpl vae = net == null ? null : org.ndrt.nn.Pretraining.variationalAutoencoder(net, ndrtIndex[i]);
+    if (vae != null) {
+      return vaeLayers.computeIfAbsent(i, k -> new org.deeplearning4j.nn.layers.variational.VariationalAutoencoder(c, k, vae));
+    }
     org.deeplearning4j.nn.conf.layers.Layer l = c.getLayer();
     Layer.Type type = l instanceof ConvolutionLayer ? Layer.Type.CONVOLUTIONAL
         : l instanceof SubsamplingLayer ? Layer.Type.SUBSAMPLING : l instanceof BaseRecurrentLayer ? Layer.Type.RECURRENT

@@ -151,6 +151,7 @@ public abstract class Layer {
       case "RnnOutputLayer": b = new RnnOutputLayer.Builder(org.ndrt.nn.conf.LossFunction.valueOf(Json.str(m, "lossFunction"))); break;
       case "Convolution1DLayer": b = Convolution1DLayer.Builder.fromJson(m); break;
       case "GlobalPoolingLayer": b = GlobalPoolingLayer.Builder.fromJson(m); break;
+      case "VariationalAutoencoder": b = VariationalAutoencoder.builderFromJson(m); break;
       case "LastTimeStep": return LastTimeStep.wrapperFromJson(m);
       case "Bidirectional": return Bidirectional.wrapperFromJson(m);
       default: throw new IllegalArgumentException("configuration JSON: unknown layer type \"" + type + "\"");
