@@ -11,9 +11,11 @@ import java.util.Map;
 import org.ndrt.nn.conf.Json;
 
 /**
- * JSON of the Deeplearning4j configuration classes by their fields: an object is {"@class": name,
- * field: value, ...} over the class's non-static, non-transient fields (superclass fields first), so
- * every layer, updater, activation and loss configuration round-trips without a serializer per class.
+ * The drop-in's own copy format (clone()) and its configuration JSON before Deeplearning4j's format
+ * ({@link Dl4jJson}; fromJson still reads this one): the configuration classes by their fields, an
+ * object is {"@class": name, field: value, ...} over the class's non-static, non-transient fields
+ * (superclass fields first), so every layer, updater, activation and loss configuration round-trips
+ * without a serializer per class.
  * Non-finite doubles (the "not set" NaN of the layer settings) are written as strings. Written with
  * org.ndrt.nn.conf.Json (no JSON library in the drop-in). Arrays (INDArray) inside a configuration, e.g.
  * a loss's class weights, are refused by name.
@@ -58,6 +60,9 @@ public final class ConfJson {
         out.add(tree(e));
       }
       return out;
+    }
+    if (v instanceof org.nd4j.linalg.schedule.ISchedule) {
+      return Dl4jJsonValues.schedule((org.nd4j.linalg.schedule.ISchedule) v); // no no-arg constructors: ND4J's form
     }
     if (v instanceof Map || v instanceof org.nd4j.linalg.api.ndarray.INDArray || v.getClass().getName().startsWith("java.")) {
       throw new UnsupportedOperationException("configuration JSON: a " + v.getClass().getName() + " value is not written "
@@ -143,6 +148,9 @@ public final class ConfJson {
     String name = Json.str(m, CLASS);
     try {
       Class<?> c = Class.forName(name);
+      if (org.nd4j.linalg.schedule.ISchedule.class.isAssignableFrom(c)) {
+        return Dl4jJsonValues.readSchedule(m);
+      }
       Constructor<?> k = c.getDeclaredConstructor();
       k.setAccessible(true);
       Object o = k.newInstance();

@@ -7,12 +7,13 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.learning.config.IUpdater;
 import org.ndrt.dl4j.ConfJson;
+import org.ndrt.dl4j.Dl4jJson;
 
 /**
  * Deeplearning4j's network configuration: one {@link NeuralNetConfiguration} per layer (its layer with
  * the network-wide settings filled in), the input type and backpropagation settings. {@link #toJson()}
- * writes every field (ndrt's JSON of these classes, not Deeplearning4j's Jackson format) and
- * {@link #fromJson} reads it back equal.
+ * writes Deeplearning4j 1.0.0-M2.1's JSON (nIn and preprocessors as its list builder sets them, from
+ * the input type) and {@link #fromJson} reads it (org.ndrt.dl4j.Dl4jJson).
  */
 public class MultiLayerConfiguration implements Serializable, Cloneable {
   private static final long serialVersionUID = 1L;
@@ -20,6 +21,11 @@ public class MultiLayerConfiguration implements Serializable, Cloneable {
   protected List<NeuralNetConfiguration> confs = new ArrayList<>();
   protected InputType inputType;
   protected List<InputPreProcessor> inputPreProcessors = new ArrayList<>();
+  /**
+   * The preprocessors a configuration read from Deeplearning4j's JSON had where org.ndrt.nn reshapes by
+   * itself (kept to write them back; null: infer them from the input type).
+   */
+  protected List<InputPreProcessor> impliedPreProcessors;
   protected BackpropType backpropType = BackpropType.Standard;
   protected int tbpttFwdLength = 20;
   protected int tbpttBackLength = 20;
@@ -98,9 +104,9 @@ public class MultiLayerConfiguration implements Serializable, Cloneable {
     this.iterationCount = iterationCount;
   }
 
-  /** Every field as JSON (classes named by "@class"). */
+  /** Deeplearning4j's JSON of this configuration (what its MultiLayerConfiguration.toJson writes). */
   public String toJson() {
-    return ConfJson.write(this);
+    return Dl4jJson.write(this);
   }
 
   /** Deeplearning4j's YAML form is not written by ndrt: use {@link #toJson()}. */
@@ -109,9 +115,12 @@ public class MultiLayerConfiguration implements Serializable, Cloneable {
         + "only (toJson)");
   }
 
-  /** Reads what {@link #toJson()} wrote. */
+  /**
+   * Reads Deeplearning4j's JSON (its toJson's or {@link #toJson()}'s), and the drop-in's earlier field
+   * JSON (a top-level "@class"). A class the drop-in does not have is an IllegalArgumentException naming it.
+   */
   public static MultiLayerConfiguration fromJson(String json) {
-    return ConfJson.read(json, MultiLayerConfiguration.class);
+    return Dl4jJson.read(json);
   }
 
   /** Deeplearning4j's YAML form is not read by ndrt. */
@@ -127,7 +136,7 @@ public class MultiLayerConfiguration implements Serializable, Cloneable {
 
   @Override
   public MultiLayerConfiguration clone() {
-    return fromJson(toJson());
+    return ConfJson.read(ConfJson.write(this), MultiLayerConfiguration.class); // every field, input type included
   }
 
   @Override

@@ -58,6 +58,22 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
     return miniBatch;
   }
 
+  /** This layer's configuration as Deeplearning4j's JSON (one element of MultiLayerConfiguration's "confs"). */
+  public String toJson() {
+    return org.ndrt.dl4j.Dl4jJson.write(this);
+  }
+
+  /** Reads {@link #toJson()}'s form (Deeplearning4j's). */
+  public static NeuralNetConfiguration fromJson(String json) {
+    return org.ndrt.dl4j.Dl4jJson.readConf(json);
+  }
+
+  /** Deeplearning4j's YAML form is not written by ndrt: use {@link #toJson()}. */
+  public String toYaml() {
+    throw new UnsupportedOperationException("NeuralNetConfiguration.toYaml: ndrt's Deeplearning4j drop-in writes JSON "
+        + "only (toJson)");
+  }
+
   /** Deeplearning4j's network-wide settings; {@link #list()} goes on to the layers. */
   public static class Builder implements Cloneable {
     protected long seed = System.currentTimeMillis();

@@ -32,6 +32,11 @@ public class EmbeddingSequenceLayer extends FeedForwardLayer {
   }
 
   public static class Builder extends FeedForwardLayer.Builder<Builder> {
+    /** Identity unless set: the network-wide activation does not reach an embedding (as in Deeplearning4j). */
+    public Builder() {
+      activation(org.nd4j.linalg.activations.Activation.IDENTITY);
+    }
+
     protected boolean hasBias;
     protected int inputLength = -1;
     protected boolean inferInputLength = true;
