@@ -50,9 +50,14 @@ public final class Tensors {
         }
       }
 
+      /** -1 (unknown) where the iterator has no fixed batch size (ND4J's ExistingMiniBatchDataSetIterator throws). */
       @Override
       public int batchSize() {
-        return it.batch();
+        try {
+          return it.batch();
+        } catch (UnsupportedOperationException e) {
+          return -1;
+        }
       }
 
       @Override
