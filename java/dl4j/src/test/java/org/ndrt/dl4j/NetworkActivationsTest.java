@@ -118,6 +118,24 @@ class NetworkActivationsTest {
     twin.close();
   }
 
+  /** LoadPreSavedLenetMnistExample's pattern: minibatch files; the iterator has no batch size (batch() throws, as ND4J's). */
+  @Test
+  void fitsFromSavedMinibatchFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    for (int i = 0; i < 3; ++i) {
+      INDArray[] d = data(8, 20 + i);
+      new DataSet(d[0], d[1]).save(dir.resolve("mnist-train-" + i + ".bin").toFile());
+    }
+    org.nd4j.linalg.dataset.api.iterator.DataSetIterator it = new org.nd4j.linalg.dataset.AsyncDataSetIterator(
+        new org.nd4j.linalg.dataset.ExistingMiniBatchDataSetIterator(dir.toFile(), "mnist-train-%d.bin"));
+    assertThrows(UnsupportedOperationException.class, it::batch);
+    MultiLayerNetwork net = new MultiLayerNetwork(mlp());
+    net.init();
+    net.fit(it, 2);
+    assertEquals(6, net.getIterationCount(), "three files, two epochs");
+    assertTrue(Double.isFinite(net.score()));
+    net.close();
+  }
+
   /** RNNEmbedding's network; {@code pattern}: EmbeddingLayer between the RNN preprocessors, else EmbeddingSequenceLayer. */
   private static MultiLayerConfiguration embedding(boolean pattern) {
     NeuralNetConfiguration.ListBuilder b = new NeuralNetConfiguration.Builder().seed(9).activation(Activation.RELU).list()
