@@ -84,6 +84,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private boolean closed;
   private long[][] gradRanges;  // per layer: {offset, length, offset, length, ...} of its gradients in `grads`
   private TrainerSupport.BackwardHook backwardHook;  // null unless a distributed trainer is fitting
+  private Tensor sumScaleT;  // miniBatch(false): dL = loss scale * N
   private Tensor lengths;  // i64 [N]: the features mask's prefix lengths of the current minibatch (segment)
 
   public MultiLayerNetwork(MultiLayerConfiguration conf) {
@@ -413,9 +414,10 @@ public final class MultiLayerNetwork implements AutoCloseable {
     castParamsToCompute();
     forward(features, true);
     LayerImpl out = layers[layers.length - 1];
-    double sc = Layers.loss(out, labels).item();
+    long n = conf.miniBatch() ? 1 : features.shape()[0];  // miniBatch(false): the sum, N times the mean
+    double sc = Layers.loss(out, labels).item() * n;
     score = sc;  // what the backward hook sees (a distributed trainer averages it); fit sets the minibatch's after
-    Tensor dy = Layers.backwardFromLoss(out, labels, scaler.scaleTensor(), layers.length > 1);
+    Tensor dy = Layers.backwardFromLoss(out, labels, n == 1 ? scaler.scaleTensor() : sumScale(n), layers.length > 1);
     TrainerSupport.BackwardHook hook = backwardHook;
     if (hook != null) {
       hook.layerDone(layers.length - 1);
@@ -430,6 +432,15 @@ public final class MultiLayerNetwork implements AutoCloseable {
       hook.beforeUpdate();
     }
     return sc;
+  }
+
+  /** dL for miniBatch(false): the loss scale times N (rank 0, f32). */
+  private Tensor sumScale(long n) {
+    if (sumScaleT == null) {
+      sumScaleT = own(Tensor.scalar(0, DType.F32));
+    }
+    sumScaleT.fill(scaler.scale() * n);
+    return sumScaleT;
   }
 
   /**
@@ -700,7 +711,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
       setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
       castParamsToCompute();
       forward(f, false);
-      return Layers.loss(layers[layers.length - 1], labels).item();
+      return Layers.loss(layers[layers.length - 1], labels).item() * (conf.miniBatch() ? 1 : f.shape()[0]);
     } finally {
       closeIfView(f, ds.features());
     }
@@ -720,7 +731,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
           setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
           Tensor z = forward(f, false);
           if (Layers.isSequenceOutput(layers[layers.length - 1])) {
-            evalSteps(e, ds);
+            SequenceEvaluation.evalSteps(e, ds, Layers.sequenceLogits(layers[layers.length - 1]));
           } else {
             e.eval(ds.labels(), z);
           }
@@ -730,41 +741,6 @@ public final class MultiLayerNetwork implements AutoCloseable {
       }
     }
     return e;
-  }
-
-  /** Sequence output: every step the labels mask (else the features mask) leaves valid, as one example each. */
-  private void evalSteps(Evaluation e, DataSet ds) {
-    long[] ls = ds.labels().shape();
-    int n = (int) ls[0];
-    int c = (int) ls[1];
-    int t = (int) ls[2];
-    float[] lab = ds.labels().toFloatArray();
-    float[] z = Layers.sequenceLogits(layers[layers.length - 1]).toFloatArray();
-    Tensor m = ds.labelsMask() != null ? ds.labelsMask() : ds.featuresMask();
-    float[] mask = m == null ? null : m.toFloatArray();
-    int[] actual = new int[n * t];
-    int[] predicted = new int[n * t];
-    int k = 0;
-    for (int b = 0; b < n; ++b) {
-      for (int s = 0; s < t; ++s) {
-        if (mask != null && mask[b * t + s] == 0) {
-          continue;
-        }
-        int a = 0;
-        int p = 0;
-        for (int j = 1; j < c; ++j) {
-          if (lab[(b * c + j) * t + s] > lab[(b * c + a) * t + s]) {
-            a = j;
-          }
-          if (z[(b * t + s) * c + j] > z[(b * t + s) * c + p]) {
-            p = j;
-          }
-        }
-        actual[k] = a;
-        predicted[k++] = p;
-      }
-    }
-    e.eval(Arrays.copyOf(actual, k), Arrays.copyOf(predicted, k));
   }
 
   // ------------------------------------------------------------------------------------ state

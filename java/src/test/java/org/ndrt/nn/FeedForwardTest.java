@@ -290,6 +290,45 @@ class FeedForwardTest {
     }
   }
 
+  /** miniBatch(false) (Deeplearning4j's ModelXOR): score and gradients are the minibatch's sums, N times the means. */
+  @Test
+  void miniBatchFalseSumsScoreAndGradients() {
+    MultiLayerConfiguration[] confs = new MultiLayerConfiguration[2];
+    for (int k = 0; k < 2; ++k) {
+      confs[k] = new NeuralNetConfiguration.Builder().seed(7).updater(new Sgd(0.1)).miniBatch(k == 0).list()
+          .layer(new DenseLayer.Builder().nIn(4).nOut(5).activation(Activation.TANH).build())
+          .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+          .setInputType(InputType.feedForward(4)).build();
+    }
+    assertTrue(confs[0].miniBatch());
+    assertTrue(!confs[1].miniBatch() && !MultiLayerConfiguration.fromJson(confs[1].toJson()).miniBatch(), "JSON keeps it");
+    assertTrue(!confs[0].toJson().contains("miniBatch"), "the default writes what it always wrote");
+    int n = 6;
+    try (MultiLayerNetwork mean = new MultiLayerNetwork(confs[0]); MultiLayerNetwork sum = new MultiLayerNetwork(confs[1]);
+         DataSet ds = MultiLayerNetworkTest.randomData(n, 4, 3, 12)) {
+      mean.init();
+      sum.init();
+      randomParams(mean, 41);
+      randomParams(sum, 41);
+      float[] p0 = sum.params().toFloatArray();
+      double sm = mean.computeGradientAndScore(ds);
+      double ss = sum.computeGradientAndScore(ds);
+      assertEquals(n * sm, ss, 1e-5 * ss);
+      assertEquals(n * mean.score(ds), sum.score(ds), 1e-5 * ss);
+      float[] gm = TrainerSupport.gradients(mean).toFloatArray();
+      float[] gs = TrainerSupport.gradients(sum).toFloatArray();
+      for (int i = 0; i < gm.length; ++i) {
+        assertEquals(n * gm[i], gs[i], 1e-6 + 1e-5 * Math.abs(gs[i]), "gradient " + i);
+      }
+      sum.fit(ds);
+      assertEquals(ss, sum.score(), 1e-6 * ss, "fit's score is the sum too");
+      float[] p1 = sum.params().toFloatArray();
+      for (int i = 0; i < gs.length; ++i) {
+        assertEquals(p0[i] - 0.1 * gs[i], p1[i], 1e-6, "SGD steps by the summed gradient: " + i);
+      }
+    }
+  }
+
   private static double scoreAt(MultiLayerNetwork net, float[] params, DataSet ds) {
     try (Tensor t = Tensor.from(params, params.length)) {
       net.setParams(t);

@@ -49,9 +49,6 @@ public final class Translator {
       throw new UnsupportedOperationException("optimizationAlgo(" + first.getOptimizationAlgo() + "): ndrt trains by "
           + "STOCHASTIC_GRADIENT_DESCENT with the updater");
     }
-    if (!first.isMiniBatch()) {
-      throw new UnsupportedOperationException("miniBatch(false): ndrt's gradients are the minibatch mean");
-    }
     IUpdater updater = null;
     double l2 = Double.NaN;
     double wd = Double.NaN;
@@ -80,7 +77,8 @@ public final class Translator {
       wd = c.getWeightDecay();
     }
     org.ndrt.nn.conf.NeuralNetConfiguration.Builder g = new org.ndrt.nn.conf.NeuralNetConfiguration.Builder()
-        .seed(first.getSeed()).updater(updater.toNdrt()).l2(l2).weightDecay(wd).dataType(dtype(c.getDataType()));
+        .seed(first.getSeed()).updater(updater.toNdrt()).l2(l2).weightDecay(wd).dataType(dtype(c.getDataType()))
+        .miniBatch(first.isMiniBatch());
     org.ndrt.nn.conf.NeuralNetConfiguration.ListBuilder lb = g.list();
     int[] index = new int[confs.size()];
     int n = 0;

@@ -35,6 +35,7 @@ public final class MultiLayerConfiguration {
   private BackpropType backpropType = BackpropType.Standard;
   private int tbpttFwdLength = 20;
   private int tbpttBackLength = 20;
+  private boolean miniBatch = true;
 
   MultiLayerConfiguration(long seed, WeightInit weightInit, Activation activation, Updater updater, double l2,
       double weightDecay, DType dataType, double lossScale, InputType inputType, List<Layer> layers) {
@@ -151,6 +152,19 @@ public final class MultiLayerConfiguration {
     return tbpttBackLength;
   }
 
+  /**
+   * Deeplearning4j's miniBatch: true (the default), the score and gradients are the minibatch mean;
+   * false, its sum (the mean times N, for the loss and its gradient; L2 and weight decay unchanged).
+   */
+  public boolean miniBatch() {
+    return miniBatch;
+  }
+
+  /** Set once by the builder. */
+  void setMiniBatch(boolean miniBatch) {
+    this.miniBatch = miniBatch;
+  }
+
   /** Set once by the list builder: the backprop type and its lengths, checked against the layers. */
   void setBackprop(BackpropType type, int fwd, int back) {
     if (type == BackpropType.TruncatedBPTT) {
@@ -186,6 +200,9 @@ public final class MultiLayerConfiguration {
     m.put("dataType", dataType.name());
     m.put("lossScale", lossScale);
     m.put("inputType", inputType == null ? null : inputType.toJson());
+    if (!miniBatch) {
+      m.put("miniBatch", false);  // only when set: earlier files stay byte for byte the same
+    }
     if (backpropType != BackpropType.Standard) {
       m.put("backpropType", backpropType.name());
       m.put("tbpttFwdLength", tbpttFwdLength);
@@ -213,7 +230,8 @@ public final class MultiLayerConfiguration {
         .l2(Json.num(m, "l2", 0))
         .weightDecay(Json.num(m, "weightDecay", 0))
         .dataType(DType.valueOf(Json.str(m, "dataType", "F32")))
-        .lossScale(Json.num(m, "lossScale", 1024));
+        .lossScale(Json.num(m, "lossScale", 1024))
+        .miniBatch(!Boolean.FALSE.equals(m.get("miniBatch")));
     String act = Json.str(m, "activation", null);
     if (act != null) {
       b.activation(Activation.valueOf(act));

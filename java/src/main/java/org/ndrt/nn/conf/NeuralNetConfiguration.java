@@ -29,8 +29,8 @@ import org.ndrt.nn.updater.Updater;
  * .regularization(true).l2(x)} (without {@code regularization(true)} after a {@code
  * regularization(false)}, l2 is off, as in Deeplearning4j 0.x), {@code .iterations(1)}, {@code
  * .activation("relu")}, {@code .list(n)}, and on the list builder {@code .backprop(true)
- * .pretrain(false)}. {@code .optimizationAlgo(STOCHASTIC_GRADIENT_DESCENT)} and {@code
- * .miniBatch(true)} are what ndrt does (other values are refused).
+ * .pretrain(false)}. {@code .optimizationAlgo(STOCHASTIC_GRADIENT_DESCENT)} is what ndrt does (other
+ * values are refused); {@code .miniBatch(false)} sums the loss over the minibatch instead of averaging.
  */
 public final class NeuralNetConfiguration {
   private NeuralNetConfiguration() {}
@@ -45,6 +45,7 @@ public final class NeuralNetConfiguration {
     double weightDecay;
     DType dataType = DType.F32;
     double lossScale = 1024;
+    boolean miniBatch = true;
     // Deeplearning4j's deprecated forms: the enum updater with its settings, and regularization(..).
     org.ndrt.nn.conf.Updater legacyUpdater;
     double legacyLearningRate = Double.NaN;
@@ -153,14 +154,11 @@ public final class NeuralNetConfiguration {
     }
 
     /**
-     * Deeplearning4j's {@code miniBatch(true)} (the default): gradients are the mean over the
-     * minibatch. {@code false} (summed gradients) is refused.
+     * Deeplearning4j's {@code miniBatch}: true (the default), the score and gradients are the mean
+     * over the minibatch; false, their sum over it (Deeplearning4j's ModelXOR, MemorizeSequence).
      */
     public Builder miniBatch(boolean miniBatch) {
-      if (!miniBatch) {
-        throw new IllegalArgumentException("miniBatch(false) (gradients summed over the minibatch) is not in ndrt: "
-            + "gradients are the minibatch mean; scale the learning rate instead");
-      }
+      this.miniBatch = miniBatch;
       return this;
     }
 
@@ -411,6 +409,7 @@ public final class NeuralNetConfiguration {
       MultiLayerConfiguration c = new MultiLayerConfiguration(global.seed, global.weightInit, global.activation,
           global.updater, global.l2, global.weightDecay, global.dataType, global.lossScale, inputType, layers);
       c.setBackprop(backpropType, tbpttFwdLength, tbpttBackLength);
+      c.setMiniBatch(global.miniBatch);
       return c;
     }
   }

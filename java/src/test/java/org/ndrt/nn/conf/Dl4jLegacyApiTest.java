@@ -103,7 +103,6 @@ class Dl4jLegacyApiTest {
     IllegalArgumentException lbfgs = assertThrows(IllegalArgumentException.class,
         () -> new NeuralNetConfiguration.Builder().optimizationAlgo(OptimizationAlgorithm.LBFGS));
     assertTrue(lbfgs.getMessage().contains("STOCHASTIC_GRADIENT_DESCENT"), lbfgs.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> new NeuralNetConfiguration.Builder().miniBatch(false));
     assertThrows(IllegalArgumentException.class, () -> new NeuralNetConfiguration.Builder().list().backprop(false));
     assertThrows(IllegalArgumentException.class, () -> new NeuralNetConfiguration.Builder().list().pretrain(true));
     IllegalArgumentException act = assertThrows(IllegalArgumentException.class,
