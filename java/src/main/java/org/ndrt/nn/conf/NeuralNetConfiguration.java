@@ -349,8 +349,8 @@ public final class NeuralNetConfiguration {
     }
 
     /**
-     * Deeplearning4j's {@code pretrain(false)}: ndrt has no layerwise pretraining ({@code true} is
-     * refused).
+     * Deeplearning4j's {@code pretrain(false)}: fit does no layerwise pretraining ({@code true} is
+     * refused; pretraining is its own call, {@code Pretraining.pretrain(net, iterator, epochs)}).
      *
      * @deprecated as in Deeplearning4j 1.0: leave it out
      */
@@ -358,9 +358,10 @@ public final class NeuralNetConfiguration {
     @Override
     public ListBuilder pretrain(boolean pretrain) {
       if (pretrain) {
-        throw new IllegalArgumentException("pretrain(true) is not in ndrt: it has no layerwise pretraining");
+        throw new IllegalArgumentException("pretrain(true) is not in ndrt: fit does no layerwise pretraining; call"
+            + " org.ndrt.nn.Pretraining.pretrain(net, iterator, epochs) (Deeplearning4j 1.0's net.pretrain) before fit");
       }
-      LegacyApi.warnNoOp("pretrain(false)", "there is no layerwise pretraining");
+      LegacyApi.warnNoOp("pretrain(false)", "fit does no layerwise pretraining");
       return this;
     }
 

@@ -61,7 +61,8 @@ class VaeQuickstartTest {
   /**
    * Deeplearning4j 1.0.0-M2.1's numParams for VaeMNISTAnomaly's layer, from its parameter layout
    * (VariationalAutoencoderParamInitializer): e0 784*256+256, e1 256*256+256, pZXMean and pZXLogStd2
-   * 2*(256*32+32), d0 32*256+256, d1 256*256+256, pXZ 256*784+784 = 558,928.
+   * 2*(256*32+32), d0 32*256+256, d1 256*256+256, pXZ 256*784+784 = 558,928; the same figure and
+   * paramTable keys printed by real Deeplearning4j 1.0.0-M2.1 (from ~/.m2) for this configuration.
    */
   @Test
   void numParamsAsDeeplearning4j() {
