@@ -364,7 +364,7 @@ class VariationalAutoencoderTest {
 
   /** A network that ends in the VAE: output is q(z|x)'s mean; fit, score and evaluate have no labels to use. */
   @Test
-  void networkEndingInTheVae() {
+  void networkEndingInTheVae() throws java.io.IOException {
     MultiLayerConfiguration c = new NeuralNetConfiguration.Builder().seed(4).updater(new Sgd(0.1)).list()
         .layer(new VariationalAutoencoder.Builder().nIn(12).nOut(3).activation(Activation.TANH).build())
         .build();
@@ -390,6 +390,17 @@ class VariationalAutoencoderTest {
         }
       }
       assertThrows(IllegalStateException.class, () -> net.fit(ds));
+      java.io.File zip = java.io.File.createTempFile("vae", ".zip");
+      try {
+        net.save(zip);
+        try (MultiLayerNetwork back = MultiLayerNetwork.load(zip); Tensor a = net.output(f); Tensor b = back.output(f)) {
+          assertEquals(java.util.Arrays.toString(a.toFloatArray()), java.util.Arrays.toString(b.toFloatArray()),
+              "saved and loaded");
+          assertEquals(c, back.getConfiguration());
+        }
+      } finally {
+        zip.delete();
+      }
       assertTrue(Double.isFinite(Pretraining.pretrainStep(net, 0, f)));
       assertThrows(IllegalArgumentException.class, () -> Pretraining.variationalAutoencoder(net, 1));
     }
