@@ -15,7 +15,6 @@ import org.ndrt.data.DataSetIterator;
 import org.ndrt.eval.Evaluation;
 import org.ndrt.nn.conf.BackpropType;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
-import org.ndrt.nn.conf.WeightInit;
 import org.ndrt.nn.conf.layers.EmbeddingSequenceLayer;
 import org.ndrt.nn.layers.LayerImpl;
 import org.ndrt.nn.layers.Layers;
@@ -82,6 +81,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private long updaterStep;
   private LossScaler scaler;
   private boolean closed;
+  private GradientNormalizer gradNorm;  // null: no layer normalises its gradients
   private long[][] gradRanges;  // per layer: {offset, length, offset, length, ...} of its gradients in `grads`
   private TrainerSupport.BackwardHook backwardHook;  // null unless a distributed trainer is fitting
   private Tensor sumScaleT;  // miniBatch(false): dL = loss scale * N
@@ -186,17 +186,10 @@ public final class MultiLayerNetwork implements AutoCloseable {
         Tensor master = view(params, off, s.shape);
         if (randomize) {
           if (s.kind == ParamSpec.Kind.WEIGHT) {
-            initWeight(master, s, conf.layers().get(i).weightInit(), drawn);
+            ParamInit.weight(master, s, conf.layers().get(i), conf.seed(), drawn);
             drawn += s.numel();
-          } else if (s.blockInit != null) {
-            long block = s.numel() / s.blockInit.length;
-            for (int k = 0; k < s.blockInit.length; ++k) {
-              try (Tensor b = params.slice(0, off + k * block, off + (k + 1) * block)) {
-                b.fill(s.blockInit[k]);
-              }
-            }
           } else {
-            master.fill(s.initValue);
+            ParamInit.bias(master, s, conf.layers().get(i));
           }
         }
         boolean compute = mixed && !s.f32Only;
@@ -206,6 +199,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
       layers[i].bind(pv, gv);
       gradRanges[i] = ranges;
     }
+    gradNorm = GradientNormalizer.of(conf, gradRanges, grads, this::own);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -222,17 +216,6 @@ public final class MultiLayerNetwork implements AutoCloseable {
       case WEIGHT: return 0;
       case BIAS: return s.f32Only ? 2 : 1;
       default: return 3;
-    }
-  }
-
-  private void initWeight(Tensor w, ParamSpec s, WeightInit init, long offset) {
-    double scale = init.scale(s.fanIn, s.fanOut);
-    if (init == WeightInit.ZERO) {
-      w.fill(0);
-    } else if (init.isNormal()) {
-      Ops.normal(0, scale, conf.seed(), offset, DType.F32, s.shape, w);
-    } else {
-      Ops.uniform(-scale, scale, conf.seed(), offset, DType.F32, s.shape, w);
     }
   }
 
@@ -404,6 +387,9 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private double step(Tensor features, Tensor labels) {
     double sc = backprop(features, labels);
     if (!mixed || unscaleAndCheck()) {
+      if (gradNorm != null) {
+        gradNorm.apply();  // per layer, on the raw gradients (Deeplearning4j's order)
+      }
       update();
     }
     return sc;

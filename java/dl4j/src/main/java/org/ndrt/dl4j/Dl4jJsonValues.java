@@ -8,10 +8,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.deeplearning4j.nn.conf.distribution.BinomialDistribution;
 import org.deeplearning4j.nn.conf.distribution.ConstantDistribution;
 import org.deeplearning4j.nn.conf.distribution.Distribution;
 import org.deeplearning4j.nn.conf.distribution.GaussianDistribution;
+import org.deeplearning4j.nn.conf.distribution.LogNormalDistribution;
 import org.deeplearning4j.nn.conf.distribution.NormalDistribution;
+import org.deeplearning4j.nn.conf.distribution.OrthogonalDistribution;
+import org.deeplearning4j.nn.conf.distribution.TruncatedNormalDistribution;
 import org.deeplearning4j.nn.conf.distribution.UniformDistribution;
 import org.deeplearning4j.nn.weights.WeightInit;
 import org.nd4j.linalg.activations.Activation;
@@ -368,7 +372,8 @@ public final class Dl4jJsonValues {
       Map<String, Object> m = obj(WI + "Distribution");
       Map<String, Object> dm = obj(null);
       dm.put("type", d.getClass().getName());
-      for (String k : new String[] {"mean", "std", "lower", "upper", "value"}) {
+      for (String k : new String[] {"mean", "std", "lower", "upper", "value", "numberOfTrials", "probabilityOfSuccess",
+          "gain"}) {
         if (field(d.getClass(), k) != null) {
           dm.put(k, get(d, k));
         }
@@ -419,6 +424,18 @@ public final class Dl4jJsonValues {
           break;
         case "org.deeplearning4j.nn.conf.distribution.ConstantDistribution":
           dist = new ConstantDistribution(Json.num(d, "value"));
+          break;
+        case "org.deeplearning4j.nn.conf.distribution.TruncatedNormalDistribution":
+          dist = new TruncatedNormalDistribution(Json.num(d, "mean"), Json.num(d, "std"));
+          break;
+        case "org.deeplearning4j.nn.conf.distribution.LogNormalDistribution":
+          dist = new LogNormalDistribution(Json.num(d, "mean"), Json.num(d, "std"));
+          break;
+        case "org.deeplearning4j.nn.conf.distribution.BinomialDistribution":
+          dist = new BinomialDistribution((int) Json.num(d, "numberOfTrials"), Json.num(d, "probabilityOfSuccess"));
+          break;
+        case "org.deeplearning4j.nn.conf.distribution.OrthogonalDistribution":
+          dist = new OrthogonalDistribution(Json.num(d, "gain"));
           break;
         default: throw unknown(type, "Distribution");
       }

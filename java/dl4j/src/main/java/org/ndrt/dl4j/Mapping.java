@@ -40,6 +40,18 @@ public final class Mapping {
     }
   }
 
+  /** A layer's weight distribution (Deeplearning4j's conf.distribution classes). */
+  public static org.ndrt.nn.conf.Distribution distribution(org.deeplearning4j.nn.conf.distribution.Distribution d,
+      Layer who) {
+    try {
+      return d.toNdrt();
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      String m = who.getClass().getSimpleName() + ": " + e.getMessage();
+      throw e instanceof UnsupportedOperationException ? new UnsupportedOperationException(m, e)
+          : new IllegalArgumentException(m, e);
+    }
+  }
+
   /** The loss given as ND4J's enum or as a loss object (by class: LossMCXENT is MCXENT, ...). */
   public static org.ndrt.nn.conf.LossFunction loss(LossFunctions.LossFunction l, ILossFunction fn) {
     if (fn == null) {

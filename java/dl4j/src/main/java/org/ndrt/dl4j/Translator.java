@@ -82,6 +82,7 @@ public final class Translator {
     org.ndrt.nn.conf.NeuralNetConfiguration.ListBuilder lb = g.list();
     int[] index = new int[confs.size()];
     int n = 0;
+    org.ndrt.nn.conf.InputType firstInput = null;
     for (int i = 0; i < confs.size(); ++i) {
       Layer l = confs.get(i).getLayer();
       double keep = l.getDropOut();
@@ -90,11 +91,18 @@ public final class Translator {
         lb.layer(new org.ndrt.nn.conf.layers.DropoutLayer.Builder(1 - keep).build());
         ++n;
       }
-      lb.layer(i == 0 && embedSequences ? ((EmbeddingLayer) l).ndrtSequenceLayer() : l.ndrtLayer());
+      org.ndrt.nn.conf.layers.Layer nl = i == 0 && embedSequences ? ((EmbeddingLayer) l).ndrtSequenceLayer() : l.ndrtLayer();
+      if (n == 1 && i == 0 && c.getInputType() == null) {
+        // A first layer's own dropout came first: the input is what the layer's nIn implies, as in Deeplearning4j.
+        firstInput = nl.impliedInput();
+      }
+      lb.layer(nl);
       index[i] = n++;
     }
     if (c.getInputType() != null) {
       lb.setInputType(c.getInputType().toNdrt());
+    } else if (firstInput != null) {
+      lb.setInputType(firstInput);
     }
     lb.backpropType(org.ndrt.nn.conf.BackpropType.valueOf(c.getBackpropType().name()));
     lb.tBPTTForwardLength(c.getTbpttFwdLength()).tBPTTBackwardLength(c.getTbpttBackLength());

@@ -59,7 +59,7 @@ final class Convolution1DImpl extends LayerImpl {
   @Override
   public List<ParamSpec> params() {
     List<ParamSpec> l = new ArrayList<>();
-    l.add(ParamSpec.weight("W", nIn * kernel, nOut * kernel, nOut, nIn, kernel));
+    l.add(ParamSpec.weight("W", nIn * kernel, nOut * kernel / (double) stride, nOut, nIn, kernel));  // Deeplearning4j's fans
     if (hasBias) {
       l.add(ParamSpec.bias("b", 0, false, nOut));
     }

@@ -75,8 +75,9 @@ final class ConvolutionImpl extends ImageLayerImpl {
   @Override
   public List<ParamSpec> params() {
     long k = kernel[0] * kernel[1];
+    double fanOut = conf.nOut() * k / ((double) stride[0] * stride[1]);  // Deeplearning4j's fans
     return List.of(
-        ParamSpec.weight("W", conf.nIn() * k, conf.nOut() * k, conf.nOut(), conf.nIn(), kernel[0], kernel[1]),
+        ParamSpec.weight("W", conf.nIn() * k, fanOut, conf.nOut(), conf.nIn(), kernel[0], kernel[1]),
         ParamSpec.bias("b", 0, false, conf.nOut()));
   }
 

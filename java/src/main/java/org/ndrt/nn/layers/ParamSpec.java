@@ -19,8 +19,8 @@ public final class ParamSpec {
   public final long[] shape;
   public final Kind kind;
   /** Fans for the weight initialisation (weights only). */
-  public final long fanIn;
-  public final long fanOut;
+  public final double fanIn;
+  public final double fanOut;
   /** The starting value of BIAS and STATE parameters. */
   public final double initValue;
   /** Kept in f32 even under mixed precision (batch-norm parameters, which compute in f32). */
@@ -28,15 +28,15 @@ public final class ParamSpec {
   /**
    * BIAS parameters that start with a value per block (null: {@link #initValue} everywhere): the
    * elements split into blocks.length equal consecutive blocks, block k starting at blockInit[k]
-   * (an LSTM's forget-gate bias).
+   * (an LSTM's forget-gate bias); NaN: the layer's biasInit (0 when not set).
    */
   public final double[] blockInit;
 
-  private ParamSpec(String name, long[] shape, Kind kind, long fanIn, long fanOut, double initValue, boolean f32Only) {
+  private ParamSpec(String name, long[] shape, Kind kind, double fanIn, double fanOut, double initValue, boolean f32Only) {
     this(name, shape, kind, fanIn, fanOut, initValue, f32Only, null);
   }
 
-  private ParamSpec(String name, long[] shape, Kind kind, long fanIn, long fanOut, double initValue, boolean f32Only,
+  private ParamSpec(String name, long[] shape, Kind kind, double fanIn, double fanOut, double initValue, boolean f32Only,
       double[] blockInit) {
     this.name = name;
     this.shape = shape.clone();
@@ -48,7 +48,7 @@ public final class ParamSpec {
     this.blockInit = blockInit == null ? null : blockInit.clone();
   }
 
-  public static ParamSpec weight(String name, long fanIn, long fanOut, long... shape) {
+  public static ParamSpec weight(String name, double fanIn, double fanOut, long... shape) {
     return new ParamSpec(name, shape, Kind.WEIGHT, fanIn, fanOut, 0, false);
   }
 

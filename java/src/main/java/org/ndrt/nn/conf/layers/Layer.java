@@ -3,6 +3,8 @@ package org.ndrt.nn.conf.layers;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.ndrt.nn.conf.Activation;
+import org.ndrt.nn.conf.Distribution;
+import org.ndrt.nn.conf.GradientNormalization;
 import org.ndrt.nn.conf.InputType;
 import org.ndrt.nn.conf.Json;
 import org.ndrt.nn.conf.WeightInit;
@@ -18,6 +20,13 @@ public abstract class Layer {
   protected long nOut;
   protected Activation activation;
   protected WeightInit weightInit;
+  /** The distribution of {@link WeightInit#DISTRIBUTION}, else null. */
+  protected Distribution distribution;
+  /** The biases' starting value; NaN: the layer's own (0, an LSTM's forget gate forgetGateBiasInit). */
+  protected double biasInit;
+  /** Null: None. */
+  protected GradientNormalization gradientNormalization;
+  protected double gradientNormalizationThreshold;
 
   protected Layer(Builder<?> b) {
     this.name = b.name;
@@ -25,6 +34,10 @@ public abstract class Layer {
     this.nOut = b.nOut;
     this.activation = b.activation;
     this.weightInit = b.weightInit;
+    this.distribution = b.distribution;
+    this.biasInit = b.biasInit;
+    this.gradientNormalization = b.gradientNormalization;
+    this.gradientNormalizationThreshold = b.gradientNormalizationThreshold;
   }
 
   /** The layer's name (set by the list builder to "layer" + its index when not given). */
@@ -48,6 +61,26 @@ public abstract class Layer {
   /** The weight initialisation, or null before the global default is applied. */
   public WeightInit weightInit() {
     return weightInit;
+  }
+
+  /** The distribution the weights are drawn from ({@link WeightInit#DISTRIBUTION}), else null. */
+  public Distribution distribution() {
+    return distribution;
+  }
+
+  /** The biases' starting value, NaN when the layer keeps its own (0; an LSTM's forget gate its own). */
+  public double biasInit() {
+    return biasInit;
+  }
+
+  /** The gradient normalisation of this layer's gradients (None when not set). */
+  public GradientNormalization gradientNormalization() {
+    return gradientNormalization == null ? GradientNormalization.None : gradientNormalization;
+  }
+
+  /** The threshold of the clipping normalisations (Deeplearning4j's default 1.0). */
+  public double gradientNormalizationThreshold() {
+    return gradientNormalizationThreshold;
   }
 
   /** Fills in what the layer left to the network-wide configuration. */
@@ -131,6 +164,16 @@ public abstract class Layer {
     m.put("nOut", nOut);
     m.put("activation", activation == null ? null : activation.name());
     m.put("weightInit", weightInit == null ? null : weightInit.name());
+    if (distribution != null) {  // these written only when set
+      m.put("distribution", distribution.toJson());
+    }
+    if (!Double.isNaN(biasInit)) {
+      m.put("biasInit", biasInit);
+    }
+    if (gradientNormalization != null) {
+      m.put("gradientNormalization", gradientNormalization.name());
+      m.put("gradientNormalizationThreshold", gradientNormalizationThreshold);
+    }
     return m;
   }
 
@@ -163,6 +206,11 @@ public abstract class Layer {
     b.activation = a == null ? null : Activation.valueOf(a);
     String w = Json.str(m, "weightInit", null);
     b.weightInit = w == null ? null : WeightInit.valueOf(w);
+    b.distribution = m.get("distribution") == null ? null : Distribution.fromJson(Json.obj(m.get("distribution"), "distribution"));
+    b.biasInit = Json.num(m, "biasInit", Double.NaN);
+    String gn = Json.str(m, "gradientNormalization", null);
+    b.gradientNormalization = gn == null ? null : GradientNormalization.valueOf(gn);
+    b.gradientNormalizationThreshold = Json.num(m, "gradientNormalizationThreshold", 1.0);
     return b.build();
   }
 
@@ -188,6 +236,10 @@ public abstract class Layer {
     long nOut;
     Activation activation;
     WeightInit weightInit;
+    Distribution distribution;
+    double biasInit = Double.NaN;
+    GradientNormalization gradientNormalization;
+    double gradientNormalizationThreshold = 1.0;
 
     @SuppressWarnings("unchecked")
     protected B self() {
@@ -233,7 +285,46 @@ public abstract class Layer {
     }
 
     public B weightInit(WeightInit weightInit) {
+      if (weightInit == WeightInit.DISTRIBUTION) {
+        throw new IllegalArgumentException("weightInit(WeightInit.DISTRIBUTION): give the distribution, "
+            + "weightInit(Distribution)");
+      }
       this.weightInit = weightInit;
+      this.distribution = null;
+      return self();
+    }
+
+    /** Weights drawn from a distribution ({@link WeightInit#DISTRIBUTION}). */
+    public B weightInit(Distribution distribution) {
+      if (distribution == null) {
+        throw new IllegalArgumentException("weightInit: the distribution must not be null");
+      }
+      this.weightInit = WeightInit.DISTRIBUTION;
+      this.distribution = distribution;
+      return self();
+    }
+
+    /** The starting value of the layer's biases (default 0; an LSTM's forget gate keeps forgetGateBiasInit). */
+    public B biasInit(double biasInit) {
+      if (!Double.isFinite(biasInit)) {
+        throw new IllegalArgumentException("biasInit must be finite, got " + biasInit);
+      }
+      this.biasInit = biasInit;
+      return self();
+    }
+
+    /** Normalisation of this layer's gradients before the updater (Deeplearning4j's). */
+    public B gradientNormalization(GradientNormalization gn) {
+      this.gradientNormalization = gn;
+      return self();
+    }
+
+    /** The threshold of the clipping normalisations (default 1.0). */
+    public B gradientNormalizationThreshold(double threshold) {
+      if (!(threshold > 0) || Double.isInfinite(threshold)) {
+        throw new IllegalArgumentException("gradientNormalizationThreshold must be finite and > 0, got " + threshold);
+      }
+      this.gradientNormalizationThreshold = threshold;
       return self();
     }
 

@@ -1,6 +1,6 @@
 package org.deeplearning4j.nn.conf.distribution;
 
-/** Deeplearning4j's ConstantDistribution (configuration only; see {@link Distribution}). */
+/** Deeplearning4j's ConstantDistribution (org.ndrt.nn.conf.Distribution.constant). */
 public class ConstantDistribution extends Distribution {
   private static final long serialVersionUID = 1L;
   private double value;
@@ -13,6 +13,11 @@ public class ConstantDistribution extends Distribution {
 
   public double getValue() {
     return value;
+  }
+
+  @Override
+  public org.ndrt.nn.conf.Distribution toNdrt() {
+    return org.ndrt.nn.conf.Distribution.constant(value);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package org.deeplearning4j.nn.conf.distribution;
 
-/** Deeplearning4j's NormalDistribution (configuration only; see {@link Distribution}). */
+/** Deeplearning4j's NormalDistribution (org.ndrt.nn.conf.Distribution.normal). */
 public class NormalDistribution extends Distribution {
   private static final long serialVersionUID = 1L;
   private double mean;
@@ -19,6 +19,11 @@ public class NormalDistribution extends Distribution {
 
   public double getStd() {
     return std;
+  }
+
+  @Override
+  public org.ndrt.nn.conf.Distribution toNdrt() {
+    return org.ndrt.nn.conf.Distribution.normal(mean, std);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package org.deeplearning4j.nn.conf.distribution;
 
-/** Deeplearning4j's UniformDistribution (configuration only; see {@link Distribution}). */
+/** Deeplearning4j's UniformDistribution (org.ndrt.nn.conf.Distribution.uniform). */
 public class UniformDistribution extends Distribution {
   private static final long serialVersionUID = 1L;
   private double lower;
@@ -19,6 +19,11 @@ public class UniformDistribution extends Distribution {
 
   public double getUpper() {
     return upper;
+  }
+
+  @Override
+  public org.ndrt.nn.conf.Distribution toNdrt() {
+    return org.ndrt.nn.conf.Distribution.uniform(lower, upper);
   }
 
   @Override

@@ -128,8 +128,8 @@ public abstract class BaseLayer extends Layer {
   }
 
   /**
-   * Sets the settings every org.ndrt.nn layer has (name, activation, weight init) and refuses those it
-   * lacks (l1, bias regularisation, bias init, distributions, gradient normalisation, a separate bias
+   * Sets the settings every org.ndrt.nn layer has (name, activation, weight init or distribution, bias
+   * init, gradient normalisation) and refuses those it lacks (l1, bias regularisation, a separate bias
    * updater).
    */
   protected <B extends org.ndrt.nn.conf.layers.Layer.Builder<B>> B base(B b, boolean withActivation) {
@@ -139,20 +139,23 @@ public abstract class BaseLayer extends Layer {
     if (withActivation) {
       b.activation(hasActivation() ? Mapping.activation(activation, activationFn) : org.ndrt.nn.conf.Activation.SIGMOID);
     }
-    if (dist != null || weightInit == WeightInit.DISTRIBUTION) {
-      throw refuse("weightInit(" + (dist != null ? dist : "DISTRIBUTION") + ") (weights from a distribution)");
-    }
-    if (weightInit != null) {
+    if (dist != null) {
+      b.weightInit(Mapping.distribution(dist, this));
+    } else if (weightInit == WeightInit.DISTRIBUTION) {
+      throw new IllegalArgumentException(getClass().getSimpleName() + ": weightInit DISTRIBUTION without a distribution");
+    } else if (weightInit != null) {
       b.weightInit(Mapping.weightInit(weightInit, this));
     }
     checkZero(l1, "l1");
     checkZero(l1Bias, "l1Bias");
     checkZero(l2Bias, "l2Bias");
-    if (!Double.isNaN(biasInit) && biasInit != 0) {
-      throw refuse("biasInit(" + biasInit + ") (biases start at 0)");
+    if (!Double.isNaN(biasInit)) {
+      b.biasInit(biasInit);
     }
     if (gradientNormalization != null && gradientNormalization != GradientNormalization.None) {
-      throw refuse("gradientNormalization(" + gradientNormalization + ")");
+      b.gradientNormalization(org.ndrt.nn.conf.GradientNormalization.valueOf(gradientNormalization.name()))
+          .gradientNormalizationThreshold(Double.isNaN(gradientNormalizationThreshold) ? 1.0
+              : gradientNormalizationThreshold);
     }
     if (biasUpdater != null && !biasUpdater.equals(iUpdater)) {
       throw refuse("biasUpdater(" + biasUpdater + ") (one updater for all parameters)");
