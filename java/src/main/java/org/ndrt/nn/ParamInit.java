@@ -6,8 +6,11 @@ import org.ndrt.Tensor;
 import org.ndrt.nn.conf.Distribution;
 import org.ndrt.nn.conf.WeightInit;
 import org.ndrt.nn.conf.layers.Bidirectional;
+import org.ndrt.nn.conf.layers.GRU;
+import org.ndrt.nn.conf.layers.LSTM;
 import org.ndrt.nn.conf.layers.LastTimeStep;
 import org.ndrt.nn.conf.layers.Layer;
+import org.ndrt.nn.conf.layers.VariationalAutoencoder;
 import org.ndrt.nn.layers.ParamSpec;
 
 /**
@@ -63,19 +66,24 @@ final class ParamInit {
     }
   }
 
-  /** Fills bias {@code b} (shape s.shape): the layer's biasInit, else the layer's own value(s). */
+  /**
+   * Fills bias {@code b} (shape s.shape): the layer's biasInit, else the layer's own value(s). As in
+   * Deeplearning4j, LSTM, GRU and VariationalAutoencoder biases ignore biasInit (an LSTM's are 0 but the
+   * forget gate's forgetGateBiasInit), and batch-norm gamma / beta (f32Only) keep theirs.
+   */
   static void bias(Tensor b, ParamSpec s, Layer conf) {
-    double bi = source(conf).biasInit();
+    Layer src = source(conf);
+    boolean own = src instanceof LSTM || src instanceof GRU || src instanceof VariationalAutoencoder || s.f32Only;
+    double bi = src.biasInit();
     if (s.blockInit == null) {
-      b.fill(!s.f32Only && !Double.isNaN(bi) ? bi : s.initValue);  // f32Only: batch-norm gamma / beta keep theirs
+      b.fill(!own && !Double.isNaN(bi) ? bi : s.initValue);
       return;
     }
     long block = s.numel() / s.blockInit.length;
     try (Tensor flat = b.reshape(s.numel())) {
       for (int k = 0; k < s.blockInit.length; ++k) {
-        double v = !Double.isNaN(s.blockInit[k]) ? s.blockInit[k] : Double.isNaN(bi) ? 0 : bi;
         try (Tensor part = flat.slice(0, k * block, (k + 1) * block)) {
-          part.fill(v);
+          part.fill(s.blockInit[k]);
         }
       }
     }

@@ -245,7 +245,8 @@ class WeightInitTest {
         .layer(new LSTM.Builder().nOut(2).biasInit(-0.5).forgetGateBiasInit(1.5).build())
         .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).biasInit(0.125).build())
         .setInputType(InputType.recurrent(3)).build();
-    assertArrayEquals(new double[] {-0.5, -0.5, 1.5, 1.5, -0.5, -0.5, -0.5, -0.5}, param(lstm, 0, 2));
+    // As Deeplearning4j's, an LSTM's biases ignore biasInit: 0, the forget gate's forgetGateBiasInit.
+    assertArrayEquals(new double[] {0, 0, 1.5, 1.5, 0, 0, 0, 0}, param(lstm, 0, 2));
     assertArrayEquals(new double[] {0.125, 0.125}, param(lstm, 1, 1));
     // Saved and read back, the settings stay.
     MultiLayerConfiguration back = MultiLayerConfiguration.fromJson(lstm.toJson());

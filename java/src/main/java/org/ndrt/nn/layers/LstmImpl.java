@@ -46,7 +46,7 @@ final class LstmImpl extends RecurrentImpl {
   @Override
   public List<ParamSpec> params() {
     return List.of(ParamSpec.weight("W", h, nIn + h, nIn, 4 * h), ParamSpec.weight("RW", h, nIn + h, h, 4 * h),
-        ParamSpec.biasBlocks("b", new double[] {Double.NaN, forgetBias, Double.NaN, Double.NaN}, 4 * h));
+        ParamSpec.biasBlocks("b", new double[] {0, forgetBias, 0, 0}, 4 * h));
   }
 
   @Override

@@ -28,7 +28,7 @@ public final class ParamSpec {
   /**
    * BIAS parameters that start with a value per block (null: {@link #initValue} everywhere): the
    * elements split into blocks.length equal consecutive blocks, block k starting at blockInit[k]
-   * (an LSTM's forget-gate bias); NaN: the layer's biasInit (0 when not set).
+   * (an LSTM's forget-gate bias).
    */
   public final double[] blockInit;
 

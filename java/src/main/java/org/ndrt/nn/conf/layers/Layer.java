@@ -22,7 +22,7 @@ public abstract class Layer {
   protected WeightInit weightInit;
   /** The distribution of {@link WeightInit#DISTRIBUTION}, else null. */
   protected Distribution distribution;
-  /** The biases' starting value; NaN: the layer's own (0, an LSTM's forget gate forgetGateBiasInit). */
+  /** The biases' starting value; NaN: the layer's own (0). LSTM, GRU, VAE ignore it, as Deeplearning4j's. */
   protected double biasInit;
   /** Null: None. */
   protected GradientNormalization gradientNormalization;
@@ -68,7 +68,7 @@ public abstract class Layer {
     return distribution;
   }
 
-  /** The biases' starting value, NaN when the layer keeps its own (0; an LSTM's forget gate its own). */
+  /** The biases' starting value, NaN when not set (the layer's own, 0). */
   public double biasInit() {
     return biasInit;
   }
@@ -304,7 +304,7 @@ public abstract class Layer {
       return self();
     }
 
-    /** The starting value of the layer's biases (default 0; an LSTM's forget gate keeps forgetGateBiasInit). */
+    /** The starting value of the layer's biases (default 0; LSTM, GRU and VAE ignore it, as Deeplearning4j's). */
     public B biasInit(double biasInit) {
       if (!Double.isFinite(biasInit)) {
         throw new IllegalArgumentException("biasInit must be finite, got " + biasInit);
