@@ -73,6 +73,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private Tensor[] stateA;
   private Tensor[] stateB;
   private Tensor decayT;     // rank 0: 1 - lr * weightDecay
+  private Regularizer reg;
   private long numA;
   private long numB;
   private double score = Double.NaN;
@@ -168,6 +169,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     long[] next = {0, sizes[0], sizes[0] + sizes[1], t};
     long drawn = 0;  // random numbers drawn so far: each weight gets its own part of the seed's stream
     gradRanges = new long[layers.length][];
+    List<long[]> regRanges = new ArrayList<>();
     for (int i = 0; i < layers.length; ++i) {
       List<ParamSpec> l = specs[i];
       Tensor[] pv = new Tensor[l.size()];
@@ -182,6 +184,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
           ranges = Arrays.copyOf(ranges, ranges.length + 2);
           ranges[ranges.length - 2] = off;
           ranges[ranges.length - 1] = s.numel();
+          regRanges.add(new long[] {i, s.kind == ParamSpec.Kind.WEIGHT ? 1 : 0, off, s.numel()});
         }
         Tensor master = view(params, off, s.shape);
         if (randomize) {
@@ -200,6 +203,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
       gradRanges[i] = ranges;
     }
     gradNorm = GradientNormalizer.of(conf, gradRanges, grads, this::own);
+    reg = new Regularizer(conf, regRanges, params, grads, paramsA, this::own);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -391,6 +395,9 @@ public final class MultiLayerNetwork implements AutoCloseable {
         gradNorm.apply();  // per layer, on the raw gradients (Deeplearning4j's order)
       }
       update();
+      for (LayerImpl l : layers) {
+        l.afterUpdate();  // a CenterLossOutputLayer's centers
+      }
     }
     return sc;
   }
@@ -401,7 +408,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     forward(features, true);
     LayerImpl out = layers[layers.length - 1];
     long n = conf.miniBatch() ? 1 : features.shape()[0];  // miniBatch(false): the sum, N times the mean
-    double sc = Layers.loss(out, labels).item() * n;
+    double sc = Layers.loss(out, labels).item() * n + reg.score();
     score = sc;  // what the backward hook sees (a distributed trainer averages it); fit sets the minibatch's after
     Tensor dy = Layers.backwardFromLoss(out, labels, n == 1 ? scaler.scaleTensor() : sumScale(n), layers.length > 1);
     TrainerSupport.BackwardHook hook = backwardHook;
@@ -495,6 +502,16 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private void update() {
     ++updaterStep;
     Updater u = conf.updater();
+    if (!reg.fused()) {  // per-layer / bias / l1 regularisation: applied per range, the updater without l2
+      reg.beforeUpdate();
+      if (numA > 0) {
+        u.apply(paramsA, gradsA, stateA, 0, updaterStep);
+      }
+      if (numB > 0) {
+        u.apply(paramsB, gradsB, stateB, 0, updaterStep);
+      }
+      return;
+    }
     double wd = conf.weightDecay();
     if (numA > 0) {
       if (wd > 0 && u instanceof Adam) {
@@ -683,7 +700,11 @@ public final class MultiLayerNetwork implements AutoCloseable {
     }
   }
 
-  /** The score (mean loss over the minibatch, without the L2 term) of the last minibatch fitted. */
+  Regularizer regularizer() {
+    return reg;
+  }
+
+  /** The score of the last minibatch fitted: the mean loss plus the regularisation terms (as Deeplearning4j's). */
   public double score() {
     return score;
   }
@@ -697,7 +718,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
       setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
       castParamsToCompute();
       forward(f, false);
-      return Layers.loss(layers[layers.length - 1], labels).item() * (conf.miniBatch() ? 1 : f.shape()[0]);
+      return Layers.loss(layers[layers.length - 1], labels).item() * (conf.miniBatch() ? 1 : f.shape()[0]) + reg.score();
     } finally {
       closeIfView(f, ds.features());
     }

@@ -26,6 +26,7 @@ import org.deeplearning4j.nn.conf.layers.DropoutLayer;
 import org.deeplearning4j.nn.conf.layers.EmbeddingLayer;
 import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
 import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
+import org.deeplearning4j.nn.conf.layers.variational.VariationalAutoencoder;
 import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
 import org.deeplearning4j.nn.conf.layers.LSTM;
 import org.deeplearning4j.nn.conf.layers.Layer;
@@ -312,7 +313,9 @@ public final class Dl4jJson {
       type = InputType.convolutionalFlat(s[0], s[1], s[2]);
     } else if (nIn > 0 && kind(first) == 'R') {
       type = InputType.recurrent(nIn);
-    } else if (nIn > 0 && (kind(first) == 'F' || first instanceof DropoutLayer || first instanceof BatchNormalization)) {
+    } else if (nIn > 0 && (kind(first) == 'F' && !(first instanceof VariationalAutoencoder) || first instanceof DropoutLayer
+        || first instanceof BatchNormalization)) {
+      // Not after a first VAE: Deeplearning4j's list builder infers no input type from it (typed()).
       type = InputType.feedForward(nIn);
     }
     boolean implied = type != null || !(first instanceof ConvolutionLayer || first instanceof SubsamplingLayer);

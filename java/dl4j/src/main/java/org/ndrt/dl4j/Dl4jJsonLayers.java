@@ -84,7 +84,7 @@ final class Dl4jJsonLayers {
       m.put("regularization", Dl4jJsonValues.regularization(zeroIfNaN(b.getL1()), zeroIfNaN(b.getL2()),
           zeroIfNaN(b.getWeightDecay()), wdTwice));
       m.put("regularizationBias", Dl4jJsonValues.regularization(zeroIfNaN((Double) get(b, "l1Bias")),
-          zeroIfNaN((Double) get(b, "l2Bias")), 0, false));
+          zeroIfNaN((Double) get(b, "l2Bias")), zeroIfNaN((Double) get(b, "weightDecayBias")), false));
       m.put("weightInitFn", Dl4jJsonValues.weightInit(b.getWeightInit(), (Distribution) get(b, "dist")));
       m.put("weightNoise", null);
     } else {
@@ -285,11 +285,9 @@ final class Dl4jJsonLayers {
       set(l, "l2", r[1]);
       set(l, "weightDecay", r[2]);
       double[] rb = Dl4jJsonValues.readRegularization(m.get("regularizationBias"));
-      if (rb[2] != 0) {
-        throw refuse("weight decay on biases");
-      }
       set(l, "l1Bias", rb[0]);
       set(l, "l2Bias", rb[1]);
+      set(l, "weightDecayBias", rb[2]);
       set(l, "iUpdater", Dl4jJsonValues.readBean(m.get("iupdater"), IUpdater.class, "iupdater"));
       set(l, "biasUpdater", Dl4jJsonValues.readBean(m.get("biasUpdater"), IUpdater.class, "biasUpdater"));
       set(l, "gradientNormalization", GradientNormalization.valueOf(Json.str(m, "gradientNormalization", "None")));

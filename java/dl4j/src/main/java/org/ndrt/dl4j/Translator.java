@@ -17,8 +17,8 @@ import org.ndrt.DType;
 /**
  * Deeplearning4j's MultiLayerConfiguration to org.ndrt.nn's, the one place the drop-in's network is
  * defined: each layer through its {@code ndrtLayer()}, a layer's dropOut as an org.ndrt.nn DropoutLayer
- * before it, and the updater, l2 and weight decay (one per network in org.ndrt.nn) from the layers,
- * which must agree.
+ * before it, and the updater (one per network in org.ndrt.nn) from the layers, which must agree; each
+ * layer carries its own l1 / l2 / weight decay (the network's are the first layer's, the common case).
  */
 public final class Translator {
   private Translator() {}
@@ -68,8 +68,6 @@ public final class Translator {
         continue;
       }
       agree(Objects.equals(updater, b.getIUpdater()), "updater", who, updater, me, b.getIUpdater());
-      agree(l2 == b.getL2(), "l2", who, l2, me, b.getL2());
-      agree(wd == b.getWeightDecay(), "weightDecay", who, wd, me, b.getWeightDecay());
     }
     if (who == null) {
       updater = c.getIUpdater();

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
-import org.deeplearning4j.nn.conf.layers.CenterLossOutputLayer;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
@@ -171,13 +170,6 @@ class Dl4jDropInTest {
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
         () -> new MultiLayerNetwork(vae).init());
     assertTrue(e.getMessage().contains("VariationalAutoencoder"), e.getMessage());
-    MultiLayerConfiguration center = new NeuralNetConfiguration.Builder().list()
-        .layer(new DenseLayer.Builder().nIn(4).nOut(4).build())
-        .layer(new CenterLossOutputLayer.Builder(LossFunctions.LossFunction.NEGATIVELOGLIKELIHOOD).nOut(2)
-            .activation(Activation.SOFTMAX).alpha(0.1).lambda(1e-3).build())
-        .build();
-    e = assertThrows(UnsupportedOperationException.class, () -> new MultiLayerNetwork(center).init());
-    assertTrue(e.getMessage().contains("CenterLossOutputLayer"), e.getMessage());
     MultiLayerConfiguration perLayer = new NeuralNetConfiguration.Builder().updater(new Nesterovs(0.1, 0.9)).list()
         .layer(new DenseLayer.Builder().nIn(4).nOut(4).updater(new Nesterovs(0.2, 0.9)).build())
         .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).build())

@@ -8,7 +8,6 @@ import java.util.Map;
 import org.ndrt.DType;
 import org.ndrt.nn.conf.layers.Layer;
 import org.ndrt.nn.conf.layers.OutputLayer;
-import org.ndrt.nn.updater.Adam;
 import org.ndrt.nn.updater.Updater;
 
 /**
@@ -51,9 +50,6 @@ public final class MultiLayerConfiguration {
     this.layers = Collections.unmodifiableList(new ArrayList<>(layers));
     if (layers.isEmpty()) {
       throw new IllegalArgumentException("the network has no layers");
-    }
-    if (updater instanceof Adam && l2 > 0 && weightDecay > 0) {
-      throw new IllegalArgumentException("Adam: use l2 (coupled) or weightDecay (decoupled, AdamW), not both");
     }
     for (int i = 0; i < layers.size(); ++i) {
       Layer l = layers.get(i);

@@ -104,6 +104,9 @@ public abstract class LayerImpl implements AutoCloseable {
   /** Recurrent layers: forgets the state stored by rnnTimeStep. */
   public void clearStoredState() {}
 
+  /** After each update of the network's parameters: moves STATE parameters stepped outside the updater. */
+  public void afterUpdate() {}
+
   /** Forward pass; keeps what backward needs. */
   public abstract Tensor forward(Tensor x, boolean training);
 

@@ -96,6 +96,8 @@ public final class Layers {
       return new GlobalPoolingImpl((org.ndrt.nn.conf.layers.GlobalPoolingLayer) l, dtype);
     } else if (l instanceof RnnOutputLayer) {
       return new RnnOutputImpl((RnnOutputLayer) l, dtype);
+    } else if (l instanceof org.ndrt.nn.conf.layers.CenterLossOutputLayer) {
+      return new CenterLossImpl((org.ndrt.nn.conf.layers.CenterLossOutputLayer) l, conf.miniBatch(), dtype);
     } else if (l instanceof OutputLayer) {
       return new OutputImpl((OutputLayer) l, dtype);
     } else if (l instanceof LSTM || l instanceof GRU || l instanceof Bidirectional || l instanceof LastTimeStep) {

@@ -13,9 +13,9 @@ import org.ndrt.nn.conf.layers.OutputLayer;
  * fused op (softmax + cross-entropy, sigmoid + binary cross-entropy). A layer computing in f64
  * (gradient checks) computes its loss in f64 too.
  */
-final class OutputImpl extends DenseImpl {
+class OutputImpl extends DenseImpl {
   private final LossFunction loss;
-  private final DType lossType;
+  protected final DType lossType;
   private Tensor zf;
   private Tensor pred;
 

@@ -159,8 +159,10 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
       return this;
     }
 
+    /** As Deeplearning4j's: l2 > 0 drops weightDecay (the two do not combine). */
     public Builder l2(double l2) {
       this.l2 = l2;
+      this.weightDecay = l2 > 0 ? 0 : weightDecay;
       return this;
     }
 
@@ -176,6 +178,7 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
 
     public Builder weightDecay(double coefficient) {
       this.weightDecay = coefficient;
+      this.l2 = coefficient > 0 ? 0 : l2;  // as Deeplearning4j's: drops l2
       return this;
     }
 

@@ -402,8 +402,9 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
     return Tensors.out(net().params().share());
   }
 
+  /** Any shape of numParams() elements: Deeplearning4j's params() are a [1, n] row. */
   public void setParams(INDArray params) {
-    try (Tensor t = Tensors.in(params)) {
+    try (Tensor t = Tensors.in(params.rank() == 1 ? params : params.reshape(params.length()))) {
       net().setParams(t);
     }
   }

@@ -80,6 +80,7 @@ public final class LastTimeStep extends Layer {
         nOut = underlying.nOut();
         activation = underlying.activation();
         weightInit = underlying.weightInit();
+        System.arraycopy(underlying.regularization, 0, regularization, 0, regularization.length);  // the wrapped layer's params
       }
     }
 

@@ -27,6 +27,8 @@ public abstract class Layer {
   /** Null: None. */
   protected GradientNormalization gradientNormalization;
   protected double gradientNormalizationThreshold;
+  /** l1, l2, weightDecay, l1Bias, l2Bias, weightDecayBias; NaN: the network's (0 for l1 and the bias terms). */
+  protected final double[] regularization;
 
   protected Layer(Builder<?> b) {
     this.name = b.name;
@@ -38,6 +40,7 @@ public abstract class Layer {
     this.biasInit = b.biasInit;
     this.gradientNormalization = b.gradientNormalization;
     this.gradientNormalizationThreshold = b.gradientNormalizationThreshold;
+    this.regularization = b.regularization.clone();
   }
 
   /** The layer's name (set by the list builder to "layer" + its index when not given). */
@@ -82,6 +85,17 @@ public abstract class Layer {
   public double gradientNormalizationThreshold() {
     return gradientNormalizationThreshold;
   }
+
+  /**
+   * The layer's own regularisation coefficients in the order of {@link #REGULARIZATION}: l1, l2,
+   * weightDecay of the weights, then of the biases; NaN where the layer leaves it to the network.
+   */
+  public double[] regularization() {
+    return regularization.clone();
+  }
+
+  /** The JSON keys (and builder methods) of {@link #regularization()}. */
+  public static final String[] REGULARIZATION = {"l1", "l2", "weightDecay", "l1Bias", "l2Bias", "weightDecayBias"};
 
   /** Fills in what the layer left to the network-wide configuration. */
   public void applyDefaults(String defaultName, Activation act, WeightInit init) {
@@ -174,6 +188,11 @@ public abstract class Layer {
       m.put("gradientNormalization", gradientNormalization.name());
       m.put("gradientNormalizationThreshold", gradientNormalizationThreshold);
     }
+    for (int k = 0; k < REGULARIZATION.length; ++k) {
+      if (!Double.isNaN(regularization[k])) {
+        m.put(REGULARIZATION[k], regularization[k]);  // written only when the layer sets it
+      }
+    }
     return m;
   }
 
@@ -185,6 +204,7 @@ public abstract class Layer {
       case "ConvolutionLayer": b = ConvolutionLayer.Builder.fromJson(m); break;
       case "SubsamplingLayer": b = SubsamplingLayer.Builder.fromJson(m); break;
       case "DenseLayer": b = new DenseLayer.Builder(); break;
+      case "CenterLossOutputLayer": b = CenterLossOutputLayer.builderFromJson(m); break;
       case "OutputLayer": b = new OutputLayer.Builder(org.ndrt.nn.conf.LossFunction.valueOf(Json.str(m, "lossFunction"))); break;
       case "BatchNormalization": b = BatchNormalization.Builder.fromJson(m); break;
       case "DropoutLayer": b = new DropoutLayer.Builder(Json.num(m, "dropProbability")); break;
@@ -211,6 +231,9 @@ public abstract class Layer {
     String gn = Json.str(m, "gradientNormalization", null);
     b.gradientNormalization = gn == null ? null : GradientNormalization.valueOf(gn);
     b.gradientNormalizationThreshold = Json.num(m, "gradientNormalizationThreshold", 1.0);
+    for (int k = 0; k < REGULARIZATION.length; ++k) {
+      b.regularization[k] = Json.num(m, REGULARIZATION[k], Double.NaN);
+    }
     return b.build();
   }
 
@@ -240,6 +263,7 @@ public abstract class Layer {
     double biasInit = Double.NaN;
     GradientNormalization gradientNormalization;
     double gradientNormalizationThreshold = 1.0;
+    final double[] regularization = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
 
     @SuppressWarnings("unchecked")
     protected B self() {
@@ -325,6 +349,44 @@ public abstract class Layer {
         throw new IllegalArgumentException("gradientNormalizationThreshold must be finite and > 0, got " + threshold);
       }
       this.gradientNormalizationThreshold = threshold;
+      return self();
+    }
+
+    /** L1 regularisation of this layer's weights: l1 * sign(w) added to the gradient. */
+    public B l1(double l1) {
+      return reg(0, l1, "l1");
+    }
+
+    /** L2 regularisation of this layer's weights (instead of the network's): l2 * w added to the gradient. */
+    public B l2(double l2) {
+      return reg(1, l2, "l2");
+    }
+
+    /** Decoupled weight decay of this layer's weights (instead of the network's): w -= lr * wd * w each step. */
+    public B weightDecay(double wd) {
+      return reg(2, wd, "weightDecay");
+    }
+
+    /** L1 regularisation of this layer's biases (none by default). */
+    public B l1Bias(double l1) {
+      return reg(3, l1, "l1Bias");
+    }
+
+    /** L2 regularisation of this layer's biases (none by default). */
+    public B l2Bias(double l2) {
+      return reg(4, l2, "l2Bias");
+    }
+
+    /** Decoupled weight decay of this layer's biases (none by default). */
+    public B weightDecayBias(double wd) {
+      return reg(5, wd, "weightDecayBias");
+    }
+
+    private B reg(int k, double v, String what) {
+      if (!(v >= 0) || Double.isInfinite(v)) {
+        throw new IllegalArgumentException(what + " must be a finite number >= 0, got " + v);
+      }
+      regularization[k] = v;
       return self();
     }
 

@@ -28,6 +28,7 @@ public abstract class BaseLayer extends Layer {
   protected double l1Bias = Double.NaN;
   protected double l2Bias = Double.NaN;
   protected double weightDecay = Double.NaN;
+  protected double weightDecayBias = Double.NaN;
   protected IUpdater iUpdater;
   protected IUpdater biasUpdater;
   protected GradientNormalization gradientNormalization;
@@ -47,6 +48,7 @@ public abstract class BaseLayer extends Layer {
     l1Bias = b.l1Bias;
     l2Bias = b.l2Bias;
     weightDecay = b.weightDecay;
+    weightDecayBias = b.weightDecayBias;
     iUpdater = b.iUpdater;
     biasUpdater = b.biasUpdater;
     gradientNormalization = b.gradientNormalization;
@@ -129,8 +131,8 @@ public abstract class BaseLayer extends Layer {
 
   /**
    * Sets the settings every org.ndrt.nn layer has (name, activation, weight init or distribution, bias
-   * init, gradient normalisation) and refuses those it lacks (l1, bias regularisation, a separate bias
-   * updater).
+   * init, gradient normalisation, l1 / l2 / weight decay of weights and biases) and refuses those it
+   * lacks (a separate bias updater).
    */
   protected <B extends org.ndrt.nn.conf.layers.Layer.Builder<B>> B base(B b, boolean withActivation) {
     if (layerName != null) {
@@ -146,9 +148,13 @@ public abstract class BaseLayer extends Layer {
     } else if (weightInit != null) {
       b.weightInit(Mapping.weightInit(weightInit, this));
     }
-    checkZero(l1, "l1");
-    checkZero(l1Bias, "l1Bias");
-    checkZero(l2Bias, "l2Bias");
+    double[] reg = {l1, l2, weightDecay, l1Bias, l2Bias, weightDecayBias};
+    for (int k = 0; k < reg.length; ++k) {
+      // l2 / weightDecay as set or inherited (0 overrides the network's); l1 and the bias terms when on (0 is their default).
+      if (k == 1 || k == 2 ? !Double.isNaN(reg[k]) : reg[k] > 0) {
+        setRegularization(b, k, reg[k]);
+      }
+    }
     if (!Double.isNaN(biasInit)) {
       b.biasInit(biasInit);
     }
@@ -163,9 +169,14 @@ public abstract class BaseLayer extends Layer {
     return b;
   }
 
-  private void checkZero(double v, String what) {
-    if (!Double.isNaN(v) && v != 0) {
-      throw refuse(what + "(" + v + ")");
+  private static void setRegularization(org.ndrt.nn.conf.layers.Layer.Builder<?> b, int k, double v) {
+    switch (k) {
+      case 0: b.l1(v); break;
+      case 1: b.l2(v); break;
+      case 2: b.weightDecay(v); break;
+      case 3: b.l1Bias(v); break;
+      case 4: b.l2Bias(v); break;
+      default: b.weightDecayBias(v); break;
     }
   }
 
@@ -181,6 +192,7 @@ public abstract class BaseLayer extends Layer {
     protected double l1Bias = Double.NaN;
     protected double l2Bias = Double.NaN;
     protected double weightDecay = Double.NaN;
+    protected double weightDecayBias = Double.NaN;
     protected IUpdater iUpdater;
     protected IUpdater biasUpdater;
     protected GradientNormalization gradientNormalization;
@@ -234,8 +246,10 @@ public abstract class BaseLayer extends Layer {
       return self();
     }
 
+    /** As Deeplearning4j's: l2 > 0 drops this builder's weightDecay (the two do not combine). */
     public T l2(double l2) {
       this.l2 = l2;
+      this.weightDecay = l2 > 0 ? Double.NaN : weightDecay;
       return self();
     }
 
@@ -244,14 +258,17 @@ public abstract class BaseLayer extends Layer {
       return self();
     }
 
+    /** As Deeplearning4j's: l2Bias > 0 drops this builder's weightDecayBias. */
     public T l2Bias(double l2Bias) {
       this.l2Bias = l2Bias;
+      this.weightDecayBias = l2Bias > 0 ? Double.NaN : weightDecayBias;
       return self();
     }
 
     /** Decoupled weight decay: w -= lr * coefficient * w each step (with the learning rate, Deeplearning4j's default). */
     public T weightDecay(double coefficient) {
       this.weightDecay = coefficient;
+      this.l2 = coefficient > 0 ? Double.NaN : l2;  // as Deeplearning4j's: drops this builder's l2
       return self();
     }
 
@@ -262,6 +279,22 @@ public abstract class BaseLayer extends Layer {
             + "multiplied by the learning rate (applyLR true)");
       }
       return weightDecay(coefficient);
+    }
+
+    /** Decoupled weight decay of the biases: b -= lr * coefficient * b each step (none by default). */
+    public T weightDecayBias(double coefficient) {
+      this.weightDecayBias = coefficient;
+      this.l2Bias = coefficient > 0 ? Double.NaN : l2Bias;  // as Deeplearning4j's: drops this builder's l2Bias
+      return self();
+    }
+
+    /** As {@link #weightDecayBias(double)}; applyLR false is refused, as for {@link #weightDecay(double, boolean)}. */
+    public T weightDecayBias(double coefficient, boolean applyLR) {
+      if (!applyLR) {
+        throw new UnsupportedOperationException("weightDecayBias(" + coefficient + ", false): org.ndrt.nn's weight decay "
+            + "is multiplied by the learning rate (applyLR true)");
+      }
+      return weightDecayBias(coefficient);
     }
 
     public T updater(IUpdater updater) {

@@ -3,10 +3,7 @@ package org.deeplearning4j.nn.conf.layers;
 import org.nd4j.linalg.lossfunctions.ILossFunction;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 
-/**
- * Deeplearning4j's CenterLossOutputLayer, as configuration only: org.ndrt.nn has no center loss. The
- * network refuses it when initialised (UnsupportedOperationException naming it).
- */
+/** Deeplearning4j's CenterLossOutputLayer: org.ndrt.nn's CenterLossOutputLayer (params W, b, cL). */
 public class CenterLossOutputLayer extends BaseOutputLayer {
   private static final long serialVersionUID = 1L;
 
@@ -25,7 +22,20 @@ public class CenterLossOutputLayer extends BaseOutputLayer {
 
   @Override
   public org.ndrt.nn.conf.layers.Layer ndrtLayer() {
-    throw refuse("the layer itself (org.ndrt.nn has no center loss; use OutputLayer)");
+    return sized(new org.ndrt.nn.conf.layers.CenterLossOutputLayer.Builder(ndrtLoss()), true).alpha(alpha)
+        .lambda(lambda).gradientCheck(gradientCheck).build();
+  }
+
+  public double getAlpha() {
+    return alpha;
+  }
+
+  public double getLambda() {
+    return lambda;
+  }
+
+  public boolean getGradientCheck() {
+    return gradientCheck;
   }
 
   public static class Builder extends BaseOutputLayer.Builder<Builder> {
