@@ -578,14 +578,34 @@ class EmbeddingSequenceLayerTest {
       IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> net.output(x).close());
       assertTrue(ex.getMessage().contains("inputLength is 12"), ex.getMessage());
     }
-    // Refusals: not first, input of another size, nIn or nOut missing, wrapped, a bad inputLength.
+    // recurrent(k), k > 1, is Deeplearning4j's form: nIn = k (the given 5 replaced), the features still indices.
+    for (EmbeddingSequenceLayer given : new EmbeddingSequenceLayer[] {embedding(5, 3, false, null),
+        new EmbeddingSequenceLayer.Builder().nOut(3).build()}) {
+      MultiLayerConfiguration vocab = base(3).layer(given).layer(new RnnOutputLayer.Builder().nOut(2).build())
+          .setInputType(InputType.recurrent(7, 4)).build();
+      assertEquals(7, vocab.layers().get(0).nIn());
+      assertEquals(InputType.recurrent(1, 4), vocab.inputType(), "the network takes indices");
+      assertEquals(InputType.recurrent(3, 4), vocab.layerInput(1));
+      assertEquals(vocab.toJson(), MultiLayerConfiguration.fromJson(vocab.toJson()).toJson());
+      try (MultiLayerNetwork net = new MultiLayerNetwork(vocab);
+          Tensor ok = Tensor.from(new float[] {6, 0, 6, 2}, 1, 1, 4);
+          Tensor bad = Tensor.from(new float[] {7, 0, 6, 2}, 1, 4)) {
+        net.init();
+        assertEquals(7 * 3 + 3 * 2 + 2, net.numParams());
+        try (Tensor y = net.output(ok)) {
+          float[] v = y.toFloatArray();  // [1, 2, 4]: steps 0 and 2 read the same row 6
+          assertEquals(v[0], v[2]);
+          assertEquals(v[4], v[6]);
+        }
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> net.output(bad).close());
+        assertTrue(ex.getMessage().contains("7"), ex.getMessage());
+      }
+    }
+    // Refusals: not first, nIn or nOut missing, wrapped, a bad inputLength.
     IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> base(3)
         .layer(new LSTM.Builder().nOut(1).build()).layer(embedding(5, 3, false, null))
         .layer(new RnnOutputLayer.Builder().nOut(2).build()).setInputType(InputType.recurrent(1)).build());
     assertTrue(ex.getMessage().contains("only the first layer"), ex.getMessage());
-    ex = assertThrows(IllegalArgumentException.class, () -> base(3).layer(embedding(5, 3, false, null))
-        .layer(new RnnOutputLayer.Builder().nOut(2).build()).setInputType(InputType.recurrent(3)).build());
-    assertTrue(ex.getMessage().contains("InputType.recurrent(1)"), ex.getMessage());
     ex = assertThrows(IllegalArgumentException.class, () -> base(3).layer(embedding(5, 3, false, null))
         .layer(new RnnOutputLayer.Builder().nOut(2).build()).setInputType(InputType.feedForward(4)).build());
     assertTrue(ex.getMessage().contains("InputType.recurrent(1)"), ex.getMessage());

@@ -94,6 +94,9 @@ public final class Dl4jJson {
       if (l instanceof FeedForwardLayer) {
         FeedForwardLayer f = (FeedForwardLayer) l;
         nIn = f.getNIn() > 0 || in == null || l instanceof DropoutLayer ? f.getNIn() : inferNIn(l, in);
+        if (l instanceof EmbeddingSequenceLayer && r != null) {
+          nIn = r.conf.layers().get(r.ndrtIndex[i]).nIn();  // recurrent(vocabulary) sets it, as in Deeplearning4j
+        }
         nOut = f.getNOut() > 0 || !(l instanceof BatchNormalization) ? f.getNOut() : nIn;
       }
       boolean recurrentIn = in != null && in.kind == org.ndrt.nn.conf.InputType.Kind.RECURRENT && kind(l) == 'F';
@@ -101,8 +104,8 @@ public final class Dl4jJson {
           && ((BaseLayer) l).getWeightDecay() == c.getWeightDecay();
       String name = l.getLayerName() != null ? l.getLayerName() : "layer" + i;
       Map<String, Object> lm = Dl4jJsonLayers.write(l, name, nIn, nOut, recurrentIn, wdTwice);
-      if (l instanceof RnnOutputLayer && r == null) {
-        lm.put("rnnDataFormat", null); // set from the input type only
+      if (l instanceof RnnOutputLayer && r != null && lm.get("rnnDataFormat") == null) {
+        lm.put("rnnDataFormat", "NCW"); // Deeplearning4j's list builder sets it from the (recurrent) input type
       }
       out.add(conf(confs.get(i), lm, c.getDataType()));
     }

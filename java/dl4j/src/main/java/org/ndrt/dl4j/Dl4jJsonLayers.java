@@ -112,7 +112,8 @@ final class Dl4jJsonLayers {
       m.put("lossFn", Dl4jJsonValues.bean((ILossFunction) get(l, "lossFn")));
     }
     if (l instanceof RnnOutputLayer || l instanceof LSTM || l instanceof Convolution1DLayer) {
-      m.put("rnnDataFormat", String.valueOf(get(l, "rnnDataFormat")));
+      Object f = get(l, "rnnDataFormat");
+      m.put("rnnDataFormat", f == null ? null : f.toString());
     }
     if (l instanceof ConvolutionLayer) {
       convolution(m, (int[]) get(l, "kernelSize"), (int[]) get(l, "stride"), (int[]) get(l, "padding"),

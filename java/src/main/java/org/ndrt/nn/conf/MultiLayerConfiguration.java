@@ -72,6 +72,10 @@ public final class MultiLayerConfiguration {
       layerInputs.add(t);
       t = l.inferOutput(t);
     }
+    if (layers.get(0) instanceof org.ndrt.nn.conf.layers.EmbeddingSequenceLayer) {
+      // An embedding's recurrent(vocabulary) input type (Deeplearning4j's form) names nIn; the features are indices.
+      layerInputs.set(0, InputType.recurrent(1, layerInputs.get(0).timeSeriesLength));
+    }
     this.outputType = t;
   }
 

@@ -102,6 +102,12 @@ public class ConfJsonProbe {
         .layer(new CenterLossOutputLayer.Builder(LossFunction.NEGATIVELOGLIKELIHOOD).nOut(2).activation(Activation.SOFTMAX)
             .alpha(0.1).lambda(1e-3).build())
         .build());
+    // Deeplearning4j reads recurrent(vocabulary) as the embedding's nIn, replacing the given 5.
+    c.put("embedding-recurrent-vocabulary", new NeuralNetConfiguration.Builder().seed(4).list()
+        .layer(new EmbeddingSequenceLayer.Builder().nIn(5).nOut(6).build())
+        .layer(new LSTM.Builder().nOut(4).activation(Activation.TANH).build())
+        .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).build())
+        .setInputType(InputType.recurrent(10)).build());
     return c;
   }
 

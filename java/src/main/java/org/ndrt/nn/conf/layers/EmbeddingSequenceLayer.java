@@ -16,7 +16,9 @@ import org.ndrt.nn.conf.Json;
  *
  * <p>Only the first layer of a network may be one (it takes indices, which have no gradient); the
  * network's input type is {@code InputType.recurrent(1)} or {@code recurrent(1, T)}, implied when none
- * is set. Every index at a valid step must be an integer in [0, nIn), else the forward pass throws
+ * is set. The input type {@code recurrent(k)} with k > 1 is read as Deeplearning4j 1.0.0-M2.1 reads it:
+ * nIn = k (the vocabulary, replacing a given nIn), and the network still takes indices [N, 1, T] or
+ * [N, T] ({@link org.ndrt.nn.conf.MultiLayerConfiguration#inputType()} then says recurrent(1)). Every index at a valid step must be an integer in [0, nIn), else the forward pass throws
  * an IllegalArgumentException naming the first bad one; steps a features mask marks as padding are
  * not read and their outputs are 0, as Deeplearning4j's layer multiplies its output by the mask.
  * Forward is one runtime {@code gather} of the table's rows, backward one {@code gather_bp} (a
@@ -74,9 +76,13 @@ public final class EmbeddingSequenceLayer extends Layer {
 
   @Override
   public InputType inferOutput(InputType in) {
-    if (!in.isRecurrent() || in.size != 1) {
+    if (!in.isRecurrent()) {
       throw error("takes sequences of indices, one per step: InputType.recurrent(1) or recurrent(1, T) ([N, 1, T] or"
-          + " [N, T]), got " + in);
+          + " [N, T]), or recurrent(vocabulary), got " + in);
+    }
+    if (in.size != 1) {
+      // Deeplearning4j reads recurrent(k) as the vocabulary: nIn = k, replacing a given nIn, and still takes indices.
+      nIn = in.size;
     }
     if (nIn <= 0) {
       throw error("nIn (the number of distinct indices, e.g. the vocabulary size) is not set; it is not inferred from the"

@@ -28,6 +28,16 @@ public class LSTM extends BaseRecurrentLayer {
   @Override
   public org.ndrt.nn.conf.layers.Layer ndrtLayer() {
     checkFormat();
+    org.ndrt.nn.conf.Activation act =
+        hasActivation() ? Mapping.activation(activation, activationFn) : org.ndrt.nn.conf.Activation.SIGMOID;
+    if (act != org.ndrt.nn.conf.Activation.TANH) {
+      // Deeplearning4j 1.0.0-M2.1 gives an LSTM without .activation(...) the network's activation (SIGMOID unless
+      // set): refused rather than silently computed as tanh, which would be another model.
+      throw new UnsupportedOperationException("LSTM" + (layerName != null ? " \"" + layerName + "\"" : "")
+          + ": activation " + act + " (Deeplearning4j's LSTM takes the network-wide activation, SIGMOID by default, when"
+          + " .activation(...) is not set on it); org.ndrt.nn's LSTM computes a TANH cell activation only: add"
+          + " .activation(Activation.TANH) to the LSTM's builder");
+    }
     return sized(new org.ndrt.nn.conf.layers.LSTM.Builder(), true).forgetGateBiasInit(forgetGateBiasInit)
         .gateActivationFunction(Mapping.activation(gateActivation, gateActivationFn)).build();
   }

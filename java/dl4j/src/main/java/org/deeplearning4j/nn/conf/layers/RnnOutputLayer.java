@@ -11,7 +11,8 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
 public class RnnOutputLayer extends BaseOutputLayer {
   private static final long serialVersionUID = 1L;
 
-  protected RNNFormat rnnDataFormat = RNNFormat.NCW;
+  // null until given, read from JSON or set by the input type (NCW), as Deeplearning4j's (its JSON says so).
+  protected RNNFormat rnnDataFormat;
 
   protected RnnOutputLayer() {}
 
@@ -22,14 +23,14 @@ public class RnnOutputLayer extends BaseOutputLayer {
 
   @Override
   public org.ndrt.nn.conf.layers.Layer ndrtLayer() {
-    if (rnnDataFormat != RNNFormat.NCW) {
+    if (rnnDataFormat != null && rnnDataFormat != RNNFormat.NCW) {
       throw refuse("dataFormat(RNNFormat." + rnnDataFormat + ")");
     }
     return sized(new org.ndrt.nn.conf.layers.RnnOutputLayer.Builder(ndrtLoss()), true).build();
   }
 
   public static class Builder extends BaseOutputLayer.Builder<Builder> {
-    protected RNNFormat rnnDataFormat = RNNFormat.NCW;
+    protected RNNFormat rnnDataFormat;
 
     public Builder() {}
 

@@ -1,0 +1,83 @@
+package org.ndrt.dl4j;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.nd4j.linalg.indexing.NDArrayIndex.all;
+import static org.nd4j.linalg.indexing.NDArrayIndex.point;
+
+import java.util.List;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
+import org.deeplearning4j.nn.conf.layers.LSTM;
+import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+
+/**
+ * What Deeplearning4j 1.0.0-M2.1 does with settings a program leaves out (LayerDefaultsProbe compares
+ * against the real jars): an LSTM without activation(...) takes the network's SIGMOID, which ndrt
+ * refuses at init with the fix in the message; an EmbeddingSequenceLayer after
+ * setInputType(InputType.recurrent(vocabulary)) takes the vocabulary as nIn.
+ */
+class LayerDefaultsTest {
+  private static MultiLayerConfiguration lstm(Activation act) {
+    LSTM.Builder b = new LSTM.Builder().nIn(3).nOut(4);
+    if (act != null) {
+      b.activation(act);
+    }
+    return new NeuralNetConfiguration.Builder().seed(1).list().layer(b.build())
+        .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2).activation(Activation.IDENTITY).build()).build();
+  }
+
+  @Test
+  void lstmWithoutActivationIsSigmoidAndRefused() {
+    MultiLayerConfiguration conf = lstm(null);
+    assertEquals("sigmoid", ((BaseLayer) conf.getConf(0).getLayer()).getActivationFn().toString());
+    UnsupportedOperationException ex =
+        assertThrows(UnsupportedOperationException.class, () -> new MultiLayerNetwork(conf).init());
+    assertTrue(ex.getMessage().contains("SIGMOID") && ex.getMessage().contains(".activation(Activation.TANH)"),
+        ex.getMessage());
+    assertThrows(UnsupportedOperationException.class, () -> new MultiLayerNetwork(lstm(Activation.RELU)).init());
+    MultiLayerNetwork net = new MultiLayerNetwork(lstm(Activation.TANH));
+    net.init();
+    assertEquals(3 * 16 + 4 * 16 + 16 + 4 * 2 + 2, net.numParams());
+  }
+
+  @Test
+  void embeddingTakesTheVocabularyFromARecurrentInputType() {
+    for (int given : new int[] {0, 5, 10}) {
+      EmbeddingSequenceLayer.Builder eb = new EmbeddingSequenceLayer.Builder().nOut(6);
+      if (given > 0) {
+        eb.nIn(given);
+      }
+      MultiLayerConfiguration conf = new NeuralNetConfiguration.Builder().seed(3).list().layer(eb.build())
+          .layer(new LSTM.Builder().nOut(4).activation(Activation.TANH).build())
+          .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).build())
+          .setInputType(InputType.recurrent(10)).build();
+      assertTrue(conf.toJson().replace(" ", "").contains("\"nin\":10"), "nIn 10 whatever was given (" + given + ")");
+      MultiLayerNetwork net = new MultiLayerNetwork(conf);
+      net.init();
+      assertEquals(10 * 6 + 6 * 16 + 4 * 16 + 16 + 4 * 2 + 2, net.numParams());
+      // Index 9 is only valid with nIn 10; [N, T] and [N, 1, T] indices give the same embedding.
+      float[] idx = {1, 9, 1, 0, 2, 9};
+      List<INDArray> a = net.feedForward(Nd4j.create(idx, new long[] {2, 1, 3}));
+      List<INDArray> b = net.feedForward(Nd4j.create(idx, new long[] {2, 3}));
+      INDArray e = a.get(1);
+      assertArrayEquals(new long[] {2, 6, 3}, e.shape());
+      assertEquals(e, b.get(1));
+      assertEquals(e.get(point(0), all(), point(1)), e.get(point(1), all(), point(2)));
+      assertNotEquals(0.0, e.getDouble(0, 0, 1), "row 9 was drawn, not left zero");
+      assertThrows(IllegalArgumentException.class, () -> net.output(Nd4j.create(new float[] {10, 0, 1}, new long[] {1, 3})));
+    }
+  }
+}
