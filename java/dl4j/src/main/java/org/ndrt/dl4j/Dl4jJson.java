@@ -126,6 +126,48 @@ public final class Dl4jJson {
   }
 
   /**
+   * Sets each layer's nIn as Deeplearning4j's list builder does at build(), when it knows the input type
+   * ({@link #typed}): from the type org.ndrt.nn's shape inference gives the layer, replacing a given nIn
+   * as Deeplearning4j does (so shapes are inferred with given nIns cleared, but for a first layer's nIn
+   * that implies the input type). Left as given where org.ndrt.nn cannot build the network.
+   */
+  public static void fillNIn(MultiLayerConfiguration c) {
+    if (!typed(c)) {
+      return;
+    }
+    // A first layer's nIn that implies the input type is its own; before an explicit preprocessor (the
+    // embedding-of-sequences pattern) the input type is not what the layer sees.
+    int from = c.getInputType() != null && c.getInputPreProcess(0) == null ? 0 : 1;
+    MultiLayerConfiguration cleared;
+    try {
+      cleared = c.clone();
+    } catch (RuntimeException e) {
+      return; // a value the JSON form cannot copy (e.g. a program's own weight init class): nIn as given
+    }
+    for (int i = from; i < cleared.getConfs().size(); ++i) {
+      Layer l = cleared.getConf(i).getLayer();
+      if (l instanceof FeedForwardLayer && !(l instanceof DropoutLayer)) {
+        ((FeedForwardLayer) l).setNIn(0);
+      }
+    }
+    Translator.Result r = shapes(cleared);
+    if (r == null) {
+      r = shapes(c);  // a layer org.ndrt.nn does not size from its input (e.g. embedding indices) needs its nIn
+    }
+    for (int i = from; r != null && i < c.getConfs().size(); ++i) {
+      Layer l = c.getConf(i).getLayer();
+      if (l instanceof FeedForwardLayer && !(l instanceof DropoutLayer)) {
+        org.ndrt.nn.conf.InputType in = r.conf.layerInput(r.ndrtIndex[i]);
+        long nIn = l instanceof EmbeddingSequenceLayer ? r.conf.layers().get(r.ndrtIndex[i]).nIn()
+            : in == null ? 0 : inferNIn(l, in);
+        if (nIn > 0) {
+          ((FeedForwardLayer) l).setNIn(nIn);
+        }
+      }
+    }
+  }
+
+  /**
    * Whether Deeplearning4j's list builder knows the input type: given, or implied by a first recurrent,
    * dense, embedding or output layer's nIn. Only then does it set nIn and add preprocessors.
    */

@@ -405,6 +405,7 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
       c.l2 = global.l2;
       c.weightDecay = global.weightDecay;
       c.dataType = global.dataType;
+      org.ndrt.dl4j.Dl4jJson.fillNIn(c); // each layer's nIn from the input type, as Deeplearning4j's build() sets it
       return c;
     }
 

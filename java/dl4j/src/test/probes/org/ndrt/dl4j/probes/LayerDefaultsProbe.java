@@ -39,8 +39,8 @@ public class LayerDefaultsProbe {
           .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).build())
           .setInputType(InputType.recurrent(10)).build();
       FeedForwardLayer e = (FeedForwardLayer) c.getConf(0).getLayer();
-      // nIn itself is compared through the JSON (ConfJsonProbe): ndrt's configuration objects learn it at init.
-      System.out.println("embedding, " + mode + ", recurrent(10): nOut " + e.getNOut() + " activation " + e.getActivationFn());
+      System.out.println("embedding, " + mode + ", recurrent(10): nIn " + e.getNIn() + " nOut " + e.getNOut()
+          + " activation " + e.getActivationFn());
       MultiLayerNetwork net = new MultiLayerNetwork(c);
       net.init();
       System.out.println("  parameters " + net.numParams());
