@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
  * the previous collection and releases what the collection found before returning. So the pool's
  * exact peak (not a sample) stays within the threshold plus an eighth over the baseline; the tests
  * allow two thresholds (the rest for references the collector found but the reference handler has
- * not queued yet when the hook returns). The marker wait is made long so that a busy machine only
- * slows the test down.
+ * not queued yet when the hook returns), and with several threads an eighth more per other thread:
+ * while one thread collects, each of the others can allocate up to the next eighth before the hook
+ * holds it (seen on a loaded machine: 0.8 MB over two thresholds with three threads). The marker
+ * wait is made long so that a busy machine only slows the test down.
  */
 class GcPressureTest {
   static final long DEFAULT_WAIT_MILLIS = 1000;
@@ -113,7 +115,9 @@ class GcPressureTest {
         + " pressure hook; live handles %d; %d ms (%d)%n", threshold, before, s.peak(), s.inUse(), gcs,
         Memory.liveHandles(), ms, sink & 1);
 
-    long bound = before + 2 * threshold;
+    // Each other thread may cross one more eighth of the threshold before it reaches the hook and
+    // waits for the thread that is collecting.
+    long bound = before + 2 * threshold + (threads - 1) * (threshold / 8);
     assertTrue(gcs > 0, "the pressure hook never collected");
     assertTrue(s.peak() < bound, "native memory grew to " + s.peak() + " bytes (bound " + bound
         + ", never collecting would be " + unbounded + ")");
