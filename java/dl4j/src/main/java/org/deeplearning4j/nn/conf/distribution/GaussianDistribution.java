@@ -1,33 +1,17 @@
 package org.deeplearning4j.nn.conf.distribution;
 
 /** Deeplearning4j's GaussianDistribution (org.ndrt.nn.conf.Distribution.normal). */
-public class GaussianDistribution extends Distribution {
+public class GaussianDistribution extends MeanStdDistribution {
   private static final long serialVersionUID = 1L;
-  private double mean;
-  private double std;
 
   protected GaussianDistribution() {}
 
   public GaussianDistribution(double mean, double std) {
-    this.mean = mean;
-    this.std = std;
-  }
-
-  public double getMean() {
-    return mean;
-  }
-
-  public double getStd() {
-    return std;
+    super(mean, std);
   }
 
   @Override
   public org.ndrt.nn.conf.Distribution toNdrt() {
-    return org.ndrt.nn.conf.Distribution.normal(mean, std);
-  }
-
-  @Override
-  public String toString() {
-    return "GaussianDistribution(" + "mean=" + mean + ", " + "std=" + std + ")";
+    return org.ndrt.nn.conf.Distribution.normal(getMean(), getStd());
   }
 }
