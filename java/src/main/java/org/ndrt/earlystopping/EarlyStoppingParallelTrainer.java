@@ -104,7 +104,7 @@ public final class EarlyStoppingParallelTrainer extends EarlyStoppingTrainer imp
     }
 
     @Override
-    public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+    public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
       ++iterations; // the wrapper makes one call at a time
       if (fired != null) {
         return; // already stopping: the minibatches still in flight do not count

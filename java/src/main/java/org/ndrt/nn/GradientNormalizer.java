@@ -5,7 +5,7 @@ import org.ndrt.DType;
 import org.ndrt.Ops;
 import org.ndrt.Tensor;
 import org.ndrt.nn.conf.GradientNormalization;
-import org.ndrt.nn.conf.MultiLayerConfiguration;
+import org.ndrt.nn.conf.NetworkConfiguration;
 import org.ndrt.nn.conf.layers.Layer;
 
 /**
@@ -20,7 +20,7 @@ final class GradientNormalizer {
   private final Tensor factor;     // rank 0, f32
 
   /** Null when no layer normalises. */
-  static GradientNormalizer of(MultiLayerConfiguration conf, long[][] ranges, Tensor grads, UnaryOperator<Tensor> own) {
+  static GradientNormalizer of(NetworkConfiguration conf, long[][] ranges, Tensor grads, UnaryOperator<Tensor> own) {
     for (Layer l : conf.layers()) {
       if (ParamInit.source(l).gradientNormalization() != GradientNormalization.None) {
         return new GradientNormalizer(conf, ranges, grads, own);
@@ -29,7 +29,7 @@ final class GradientNormalizer {
     return null;
   }
 
-  private GradientNormalizer(MultiLayerConfiguration conf, long[][] ranges, Tensor grads, UnaryOperator<Tensor> own) {
+  private GradientNormalizer(NetworkConfiguration conf, long[][] ranges, Tensor grads, UnaryOperator<Tensor> own) {
     int n = ranges.length;
     kind = new GradientNormalization[n];
     threshold = new double[n];

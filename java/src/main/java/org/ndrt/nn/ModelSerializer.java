@@ -19,7 +19,9 @@ import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 import org.ndrt.Tensor;
 import org.ndrt.nn.conf.Json;
+import org.ndrt.nn.conf.ComputationGraphConfiguration;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
+import org.ndrt.nn.conf.NetworkConfiguration;
 
 /**
  * The saved-model zip: configuration.json (the configuration's JSON), params.bin and updater.bin
@@ -45,7 +47,7 @@ final class ModelSerializer {
 
   /** What a zip holds. */
   static final class Saved {
-    MultiLayerConfiguration conf;
+    NetworkConfiguration conf;
     float[] params;
     float[] updater;
     long epoch;
@@ -72,17 +74,13 @@ final class ModelSerializer {
   /** A new network from a saved one (MultiLayerNetwork.load); closed again if the zip does not fit. */
   static MultiLayerNetwork load(File file) throws IOException {
     Saved s = read(file);
-    MultiLayerNetwork net = new MultiLayerNetwork(s.conf);
+    if (!(s.conf instanceof MultiLayerConfiguration)) {
+      throw new IOException(file + ": holds a ComputationGraph, not a MultiLayerNetwork (load it with ComputationGraph.load)");
+    }
+    MultiLayerNetwork net = new MultiLayerNetwork((MultiLayerConfiguration) s.conf);
     try {
       net.init(false);
-      Tensor p = net.params();
-      Tensor u = net.updaterState();
-      if (s.params.length != p.numel() || s.updater.length != u.numel()) {
-        throw new IOException(file + ": " + s.params.length + " parameters and " + s.updater.length
-            + " updater values do not fit the configuration (" + p.numel() + ", " + u.numel() + ")");
-      }
-      p.copyFrom(s.params);
-      u.copyFrom(s.updater);
+      fill(file, s, net.params(), net.updaterState());
       try {
         net.restore(s);
       } catch (IllegalArgumentException e) {  // an offset for a layer that draws no random numbers
@@ -93,6 +91,45 @@ final class ModelSerializer {
       net.close();
       throw e;
     }
+  }
+
+  static void save(ComputationGraph net, File file) throws IOException {
+    Saved s = net.trainingState();
+    s.conf = net.getConfiguration();
+    s.params = net.params().toFloatArray();
+    s.updater = net.updaterState().toFloatArray();
+    write(file, s);
+  }
+
+  static ComputationGraph loadGraph(File file) throws IOException {
+    Saved s = read(file);
+    if (!(s.conf instanceof ComputationGraphConfiguration)) {
+      throw new IOException(file + ": holds a MultiLayerNetwork, not a ComputationGraph (load it with MultiLayerNetwork.load)");
+    }
+    ComputationGraph net = new ComputationGraph((ComputationGraphConfiguration) s.conf);
+    try {
+      net.init(false);
+      fill(file, s, net.params(), net.updaterState());
+      try {
+        net.restore(s);
+      } catch (IllegalArgumentException e) {
+        throw new IOException(file + ": " + e.getMessage(), e);
+      }
+      return net;
+    } catch (IOException | RuntimeException e) {
+      net.close();
+      throw e;
+    }
+  }
+
+  /** The saved parameters and updater state into a new network's vectors (IOException when they do not fit). */
+  private static void fill(File file, Saved s, Tensor p, Tensor u) throws IOException {
+    if (s.params.length != p.numel() || s.updater.length != u.numel()) {
+      throw new IOException(file + ": " + s.params.length + " parameters and " + s.updater.length
+          + " updater values do not fit the configuration (" + p.numel() + ", " + u.numel() + ")");
+    }
+    p.copyFrom(s.params);
+    u.copyFrom(s.updater);
   }
 
   static void write(File file, Saved s) throws IOException {
@@ -156,7 +193,7 @@ final class ModelSerializer {
     }
     Saved s = new Saved();
     try {
-      s.conf = MultiLayerConfiguration.fromJson(new String(entries.get("configuration.json"), StandardCharsets.UTF_8));
+      s.conf = configuration(new String(entries.get("configuration.json"), StandardCharsets.UTF_8));
       Map<String, Object> st = Json.obj(Json.parse(new String(entries.get("state.json"), StandardCharsets.UTF_8)), "state");
       s.epoch = count(st, "epoch", -1);
       s.iteration = count(st, "iteration", -1);
@@ -184,6 +221,13 @@ final class ModelSerializer {
   }
 
   /** A count in state.json: an integer {@code >= 0}; {@code dflt} when missing, required when {@code dflt < 0}. */
+  /** A stack's or a graph's configuration, by its "format". */
+  private static NetworkConfiguration configuration(String json) {
+    Object format = Json.obj(Json.parse(json), "the configuration").get("format");
+    return ComputationGraphConfiguration.FORMAT.equals(format) ? ComputationGraphConfiguration.fromJson(json)
+        : MultiLayerConfiguration.fromJson(json);
+  }
+
   private static long count(Map<String, Object> st, String key, long dflt) {
     long v = dflt < 0 ? Json.integer(st, key) : Json.integer(st, key, dflt);
     if (v < 0) {

@@ -18,10 +18,7 @@ import org.ndrt.nn.conf.MultiLayerConfiguration;
 import org.ndrt.nn.conf.layers.EmbeddingSequenceLayer;
 import org.ndrt.nn.layers.LayerImpl;
 import org.ndrt.nn.layers.Layers;
-import org.ndrt.nn.layers.ParamSpec;
 import org.ndrt.nn.listeners.TrainingListener;
-import org.ndrt.nn.updater.Adam;
-import org.ndrt.nn.updater.Updater;
 
 /**
  * A stack of layers trained by backpropagation, as Deeplearning4j's MultiLayerNetwork:
@@ -49,7 +46,7 @@ import org.ndrt.nn.updater.Updater;
  * <p>Not thread-safe: one thread uses a network at a time (ParallelWrapper gives each worker its
  * own replica). The tensors live on the device of the thread that called {@link #init()}.
  */
-public final class MultiLayerNetwork implements AutoCloseable {
+public final class MultiLayerNetwork implements Model {
   private final MultiLayerConfiguration conf;
   private final DType dtype;
   private final boolean mixed;
@@ -58,34 +55,12 @@ public final class MultiLayerNetwork implements AutoCloseable {
   private final List<Tensor> owned = new ArrayList<>();  // vectors and views, closed with the network
   private LayerImpl[] layers;
   private InputStage input;
-  private Tensor params;   // f32 [P]: weights | other trained | state
-  private Tensor grads;    // f32 [T]: the trained part
-  private Tensor state;    // f32 [slots * T]
-  private Tensor computeParams;  // mixed precision: compute dtype [M], M = the parameters that compute in it
-  private Tensor computeGrads;
-  private Tensor masterM;
-  private Tensor gradsM;
-  private Tensor gradsT;
-  private Tensor paramsA;
-  private Tensor paramsB;
-  private Tensor gradsA;
-  private Tensor gradsB;
-  private Tensor[] stateA;
-  private Tensor[] stateB;
-  private Tensor decayT;     // rank 0: 1 - lr * weightDecay
-  private Regularizer reg;
-  private long numA;
-  private long numB;
+  private FlatParameters flat;  // parameters, gradients, updater state and the update step
   private double score = Double.NaN;
   private int epoch;
   private long iteration;
-  private long updaterStep;
-  private LossScaler scaler;
   private boolean closed;
-  private GradientNormalizer gradNorm;  // null: no layer normalises its gradients
-  private long[][] gradRanges;  // per layer: {offset, length, offset, length, ...} of its gradients in `grads`
   private TrainerSupport.BackwardHook backwardHook;  // null unless a distributed trainer is fitting
-  private Tensor sumScaleT;  // miniBatch(false): dL = loss scale * N
   private Tensor lengths;  // i64 [N]: the features mask's prefix lengths of the current minibatch (segment)
 
   public MultiLayerNetwork(MultiLayerConfiguration conf) {
@@ -129,113 +104,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
 
   /** Lays out the flat vectors, binds the layers' views and initialises the values. */
   private void allocate(boolean randomize) {
-    List<ParamSpec>[] specs = specsOf();
-    // Order: weights, trained parameters that compute in the compute dtype, f32-only trained, state.
-    long[] sizes = new long[4];
-    for (List<ParamSpec> l : specs) {
-      for (ParamSpec s : l) {
-        sizes[group(s)] += s.numel();
-      }
-    }
-    numA = sizes[0];
-    numB = sizes[1] + sizes[2];
-    long m = sizes[0] + sizes[1];
-    long t = numA + numB;
-    long total = t + sizes[3];
-    Updater u = conf.updater();
-    params = own(Tensor.zeros(DType.F32, total));
-    grads = own(Tensor.zeros(DType.F32, t));
-    state = own(Tensor.zeros(DType.F32, u.stateSlots() * t));
-    if (mixed) {
-      computeParams = own(Tensor.zeros(dtype, m));
-      computeGrads = own(Tensor.zeros(dtype, m));
-      masterM = own(params.slice(0, 0, m));
-      gradsM = own(grads.slice(0, 0, m));
-    }
-    gradsT = grads;
-    paramsA = own(params.slice(0, 0, numA));
-    paramsB = own(params.slice(0, numA, t));
-    gradsA = own(grads.slice(0, 0, numA));
-    gradsB = own(grads.slice(0, numA, t));
-    stateA = new Tensor[u.stateSlots()];
-    stateB = new Tensor[u.stateSlots()];
-    for (int k = 0; k < stateA.length; ++k) {
-      stateA[k] = own(state.slice(0, k * t, k * t + numA));
-      stateB[k] = own(state.slice(0, k * t + numA, (k + 1) * t));
-    }
-    scaler = new LossScaler(mixed ? conf.lossScale() : 1);
-    decayT = own(Tensor.scalar(1 - u.learningRate() * conf.weightDecay(), DType.F32));
-
-    long[] next = {0, sizes[0], sizes[0] + sizes[1], t};
-    long drawn = 0;  // random numbers drawn so far: each weight gets its own part of the seed's stream
-    gradRanges = new long[layers.length][];
-    List<long[]> regRanges = new ArrayList<>();
-    for (int i = 0; i < layers.length; ++i) {
-      List<ParamSpec> l = specs[i];
-      Tensor[] pv = new Tensor[l.size()];
-      Tensor[] gv = new Tensor[l.size()];
-      long[] ranges = new long[0];
-      for (int j = 0; j < l.size(); ++j) {
-        ParamSpec s = l.get(j);
-        int grp = group(s);
-        long off = next[grp];
-        next[grp] += s.numel();
-        if (s.kind != ParamSpec.Kind.STATE) {
-          ranges = Arrays.copyOf(ranges, ranges.length + 2);
-          ranges[ranges.length - 2] = off;
-          ranges[ranges.length - 1] = s.numel();
-          regRanges.add(new long[] {i, s.kind == ParamSpec.Kind.WEIGHT ? 1 : 0, off, s.numel()});
-        }
-        Tensor master = view(params, off, s.shape);
-        if (randomize) {
-          if (s.kind == ParamSpec.Kind.WEIGHT) {
-            ParamInit.weight(master, s, conf.layers().get(i), conf.seed(), drawn);
-            drawn += s.numel();
-          } else {
-            ParamInit.bias(master, s, conf.layers().get(i));
-          }
-        }
-        boolean compute = mixed && !s.f32Only;
-        pv[j] = s.kind == ParamSpec.Kind.STATE ? master : compute ? view(computeParams, off, s.shape) : master;
-        gv[j] = s.kind == ParamSpec.Kind.STATE ? null : compute ? view(computeGrads, off, s.shape) : view(grads, off, s.shape);
-      }
-      layers[i].bind(pv, gv);
-      gradRanges[i] = ranges;
-    }
-    gradNorm = GradientNormalizer.of(conf, gradRanges, grads, this::own);
-    reg = new Regularizer(conf, regRanges, params, grads, paramsA, this::own);
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private List<ParamSpec>[] specsOf() {
-    List<ParamSpec>[] specs = new List[layers.length];
-    for (int i = 0; i < layers.length; ++i) {
-      specs[i] = layers[i].params();
-    }
-    return specs;
-  }
-
-  private static int group(ParamSpec s) {
-    switch (s.kind) {
-      case WEIGHT: return 0;
-      case BIAS: return s.f32Only ? 2 : 1;
-      default: return 3;
-    }
-  }
-
-  private Tensor view(Tensor flat, long off, long[] shape) {
-    long n = 1;
-    for (long d : shape) {
-      n *= d;
-    }
-    try (Tensor s = flat.slice(0, off, off + n)) {
-      return own(s.reshape(shape));
-    }
-  }
-
-  private Tensor own(Tensor t) {
-    owned.add(t);
-    return t;
+    flat = new FlatParameters(conf, layers, randomize, owned);
   }
 
   private void ensureInit() {
@@ -249,6 +118,11 @@ public final class MultiLayerNetwork implements AutoCloseable {
 
   public MultiLayerConfiguration getConfiguration() {
     return conf;
+  }
+
+  @Override
+  public String configurationJson() {
+    return conf.toJson();
   }
 
   public void setListeners(TrainingListener... ls) {
@@ -390,27 +264,19 @@ public final class MultiLayerNetwork implements AutoCloseable {
   /** Forward, loss, backward and (unless skipped for overflow) the update on one minibatch; returns the score. */
   private double step(Tensor features, Tensor labels) {
     double sc = backprop(features, labels);
-    if (!mixed || unscaleAndCheck()) {
-      if (gradNorm != null) {
-        gradNorm.apply();  // per layer, on the raw gradients (Deeplearning4j's order)
-      }
-      update();
-      for (LayerImpl l : layers) {
-        l.afterUpdate();  // a CenterLossOutputLayer's centers
-      }
-    }
+    flat.step(layers);
     return sc;
   }
 
   /** Forward, loss and backward in training mode: the gradients in {@code grads}; returns the score. */
   private double backprop(Tensor features, Tensor labels) {
-    castParamsToCompute();
+    flat.castToCompute();
     forward(features, true);
     LayerImpl out = layers[layers.length - 1];
     long n = conf.miniBatch() ? 1 : features.shape()[0];  // miniBatch(false): the sum, N times the mean
-    double sc = Layers.loss(out, labels).item() * n + reg.score();
+    double sc = Layers.loss(out, labels).item() * n + flat.reg.score();
     score = sc;  // what the backward hook sees (a distributed trainer averages it); fit sets the minibatch's after
-    Tensor dy = Layers.backwardFromLoss(out, labels, n == 1 ? scaler.scaleTensor() : sumScale(n), layers.length > 1);
+    Tensor dy = Layers.backwardFromLoss(out, labels, flat.lossGradientScale(n), layers.length > 1);
     TrainerSupport.BackwardHook hook = backwardHook;
     if (hook != null) {
       hook.layerDone(layers.length - 1);
@@ -425,15 +291,6 @@ public final class MultiLayerNetwork implements AutoCloseable {
       hook.beforeUpdate();
     }
     return sc;
-  }
-
-  /** dL for miniBatch(false): the loss scale times N (rank 0, f32). */
-  private Tensor sumScale(long n) {
-    if (sumScaleT == null) {
-      sumScaleT = own(Tensor.scalar(0, DType.F32));
-    }
-    sumScaleT.fill(scaler.scale() * n);
-    return sumScaleT;
   }
 
   /**
@@ -484,48 +341,6 @@ public final class MultiLayerNetwork implements AutoCloseable {
     }
     LayerImpl out = layers[layers.length - 1];
     Layers.setOutputMask(out, labelsMask != null ? labelsMask : Layers.isSequenceOutput(out) ? featuresMask : null);
-  }
-
-  /** Mixed precision: the layers' compute-dtype parameters from the f32 master copy (no-op in f32). */
-  private void castParamsToCompute() {
-    if (mixed) {
-      Ops.cast(masterM, dtype, computeParams);
-    }
-  }
-
-  /** Mixed precision: gradients to f32, unscaled; false (step skipped, scale halved) on overflow. */
-  private boolean unscaleAndCheck() {
-    Ops.cast(computeGrads, DType.F32, gradsM);
-    return scaler.unscaleAndCheck(gradsT);
-  }
-
-  private void update() {
-    ++updaterStep;
-    Updater u = conf.updater();
-    if (!reg.fused()) {  // per-layer / bias / l1 regularisation: applied per range, the updater without l2
-      reg.beforeUpdate();
-      if (numA > 0) {
-        u.apply(paramsA, gradsA, stateA, 0, updaterStep);
-      }
-      if (numB > 0) {
-        u.apply(paramsB, gradsB, stateB, 0, updaterStep);
-      }
-      return;
-    }
-    double wd = conf.weightDecay();
-    if (numA > 0) {
-      if (wd > 0 && u instanceof Adam) {
-        ((Adam) u).applyDecoupled(paramsA, gradsA, stateA, wd, updaterStep);
-      } else {
-        if (wd > 0) {
-          Ops.mul(paramsA, decayT, paramsA);  // decoupled decay: w -= lr * wd * w
-        }
-        u.apply(paramsA, gradsA, stateA, conf.l2(), updaterStep);
-      }
-    }
-    if (numB > 0) {
-      u.apply(paramsB, gradsB, stateB, 0, updaterStep);
-    }
   }
 
   /** The output layer's pre-activation after running every layer. */
@@ -615,7 +430,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     Tensor f = asSequences(features);
     try {
       setMasks(f, featuresMask, labelsMask, null);
-      castParamsToCompute();
+      flat.castToCompute();
       forward(f, train);
       return Layers.activate(layers[layers.length - 1]);
     } finally {
@@ -636,7 +451,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     Tensor f = asSequences(features);
     try {
       setMasks(f, null, null, null);
-      castParamsToCompute();
+      flat.castToCompute();
       return Layers.activations(layers, input.forward(f, train), toLayer, train);
     } finally {
       closeIfView(f, features);
@@ -665,7 +480,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
         l.setRnnState(LayerImpl.RnnState.STORED);
       }
       setMasks(x3, null, null, null);
-      castParamsToCompute();
+      flat.castToCompute();
       forward(x3, false);
       Tensor out = Layers.activate(layers[layers.length - 1]);
       if (single && out.rank() == 3) {
@@ -701,10 +516,11 @@ public final class MultiLayerNetwork implements AutoCloseable {
   }
 
   Regularizer regularizer() {
-    return reg;
+    return flat.reg;
   }
 
   /** The score of the last minibatch fitted: the mean loss plus the regularisation terms (as Deeplearning4j's). */
+  @Override
   public double score() {
     return score;
   }
@@ -716,9 +532,9 @@ public final class MultiLayerNetwork implements AutoCloseable {
     try {
       Tensor labels = checkLabels(f, ds.labels());
       setMasks(f, ds.featuresMask(), ds.labelsMask(), null);
-      castParamsToCompute();
+      flat.castToCompute();
       forward(f, false);
-      return Layers.loss(layers[layers.length - 1], labels).item() * (conf.miniBatch() ? 1 : f.shape()[0]) + reg.score();
+      return Layers.loss(layers[layers.length - 1], labels).item() * (conf.miniBatch() ? 1 : f.shape()[0]) + flat.reg.score();
     } finally {
       closeIfView(f, ds.features());
     }
@@ -729,7 +545,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
     ensureInit();
     it.reset();
     Evaluation e = new Evaluation((int) conf.outputLayer().nOut());
-    castParamsToCompute();
+    flat.castToCompute();
     while (it.hasNext()) {
       try (DataSet ds = it.next()) {
         Tensor f = asSequences(ds.features());
@@ -753,11 +569,13 @@ public final class MultiLayerNetwork implements AutoCloseable {
   // ------------------------------------------------------------------------------------ state
 
   /** Epochs trained (each {@link #fit(DataSetIterator)} counts one), saved with the model. */
+  @Override
   public int getEpochCount() {
     return epoch;
   }
 
   /** Minibatches fitted since the network was created (skipped steps included; after ParallelWrapper: a replica's). */
+  @Override
   public long getIterationCount() {
     return iteration;
   }
@@ -784,7 +602,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
    * sets the state sets it too (ParallelWrapper when it averages the state).
    */
   public long getUpdaterStepCount() {
-    return updaterStep;
+    return flat.updaterStep;
   }
 
   /** Sets {@link #getUpdaterStepCount()}. */
@@ -792,53 +610,48 @@ public final class MultiLayerNetwork implements AutoCloseable {
     if (steps < 0) {
       throw new IllegalArgumentException("setUpdaterStepCount: need a count >= 0, got " + steps);
     }
-    updaterStep = steps;
+    flat.updaterStep = steps;
   }
 
   /** The current loss scale (1 without mixed precision). */
   public double lossScale() {
-    return scaler == null ? (mixed ? conf.lossScale() : 1) : scaler.scale();
+    return flat == null ? (mixed ? conf.lossScale() : 1) : flat.scaler.scale();
   }
 
   /** Steps skipped because the scaled gradients overflowed (mixed precision). */
   public long skippedSteps() {
-    return scaler == null ? 0 : scaler.skippedSteps;
+    return flat == null ? 0 : flat.scaler.skippedSteps;
   }
 
+  @Override
   public long numParams() {
     ensureInit();
-    return params.numel();
+    return flat.params.numel();
   }
 
   /** The network's own flat f32 parameter vector (layer parameters are views of it): do not close. */
+  @Override
   public Tensor params() {
     ensureInit();
-    return params;
+    return flat.params;
   }
 
   /** Copies {@code flat} (numParams() elements, f32) into the parameters. */
   public void setParams(Tensor flat) {
     ensureInit();
-    copyInto(flat, params, "setParams");
+    FlatParameters.copyInto(flat, this.flat.params, "setParams");
   }
 
   /** The network's own flat f32 updater state (momentum etc.; 0 elements for SGD): do not close. */
+  @Override
   public Tensor updaterState() {
     ensureInit();
-    return state;
+    return flat.state;
   }
 
   public void setUpdaterState(Tensor flat) {
     ensureInit();
-    copyInto(flat, state, "setUpdaterState");
-  }
-
-  private static void copyInto(Tensor src, Tensor dst, String who) {
-    if (src.numel() != dst.numel() || src.rank() != 1) {
-      throw new IllegalArgumentException(who + ": need a vector of " + dst.numel() + " elements, got shape "
-          + Arrays.toString(src.shape()));
-    }
-    Ops.copy(src, dst);
+    FlatParameters.copyInto(flat, this.flat.state, "setUpdaterState");
   }
 
   /**
@@ -850,8 +663,8 @@ public final class MultiLayerNetwork implements AutoCloseable {
     ensureInit();
     MultiLayerNetwork c = new MultiLayerNetwork(conf);
     c.init(false);
-    Ops.copy(params, c.params);
-    Ops.copy(state, c.state);
+    Ops.copy(flat.params, c.flat.params);
+    Ops.copy(flat.state, c.flat.state);
     c.restore(trainingState());
     c.score = score;
     return c;
@@ -866,15 +679,15 @@ public final class MultiLayerNetwork implements AutoCloseable {
   /** TrainerSupport: the flat f32 gradient vector (trained parameters only). */
   Tensor gradients() {
     ensureInit();
-    return grads;
+    return flat.grads;
   }
 
   /** TrainerSupport: per layer, {offset, length} pairs of its gradients in {@link #gradients()}. */
   long[][] gradientRanges() {
     ensureInit();
-    long[][] c = new long[gradRanges.length][];
+    long[][] c = new long[flat.gradRanges.length][];
     for (int i = 0; i < c.length; ++i) {
-      c[i] = gradRanges[i].clone();
+      c[i] = flat.gradRanges[i].clone();
     }
     return c;
   }
@@ -892,15 +705,9 @@ public final class MultiLayerNetwork implements AutoCloseable {
 
   /** The training state outside the tensors: counters, loss scaling, the layers' random streams. */
   ModelSerializer.Saved trainingState() {
-    ModelSerializer.Saved s = new ModelSerializer.Saved();
+    ModelSerializer.Saved s = flat.trainingState(layers);
     s.epoch = epoch;
     s.iteration = iteration;
-    s.updaterStep = updaterStep;
-    s.lossScale = scaler.scale();
-    s.cleanSteps = scaler.cleanSteps;
-    s.skippedSteps = scaler.skippedSteps;
-    s.randomOffsets = Arrays.stream(layers).mapToLong(LayerImpl::randomOffset).toArray();
-    s.randomStream = layers[0].randomStream(); // the same in every layer (RandomStreams.setStream)
     return s;
   }
 
@@ -908,18 +715,7 @@ public final class MultiLayerNetwork implements AutoCloseable {
   void restore(ModelSerializer.Saved s) {
     epoch = (int) Math.min(s.epoch, Integer.MAX_VALUE);
     iteration = s.iteration;
-    updaterStep = s.updaterStep;
-    scaler.skippedSteps = s.skippedSteps;
-    if (mixed) {
-      scaler.set(s.lossScale);
-      scaler.cleanSteps = (int) Math.min(s.cleanSteps, Integer.MAX_VALUE);
-    }
-    for (int i = 0; i < layers.length; ++i) {
-      layers[i].setRandomStream(s.randomStream);
-      if (s.randomOffsets != null) {
-        layers[i].setRandomOffset(s.randomOffsets[i]);
-      }
-    }
+    flat.restore(s, layers);
   }
 
   /**
@@ -965,8 +761,8 @@ public final class MultiLayerNetwork implements AutoCloseable {
       lengths.close();
       lengths = null;
     }
-    if (scaler != null) {
-      scaler.close();  // the object stays: lossScale() and skippedSteps() still answer
+    if (flat != null) {
+      flat.scaler.close();  // the object stays: lossScale() and skippedSteps() still answer
     }
     for (Tensor t : owned) {
       t.close();

@@ -6,7 +6,7 @@ import java.util.function.UnaryOperator;
 import org.ndrt.DType;
 import org.ndrt.Ops;
 import org.ndrt.Tensor;
-import org.ndrt.nn.conf.MultiLayerConfiguration;
+import org.ndrt.nn.conf.NetworkConfiguration;
 import org.ndrt.nn.conf.layers.BatchNormalization;
 import org.ndrt.nn.conf.layers.Layer;
 
@@ -29,7 +29,7 @@ final class Regularizer {
    * {@code ranges}: per trained parameter {layer, 1 for a weight / 0 for a bias, offset, length} in
    * the flat vectors; {@code weights}: the flat weights (all weights, first in the layout).
    */
-  Regularizer(MultiLayerConfiguration conf, List<long[]> ranges, Tensor flatParams, Tensor flatGrads, Tensor weights,
+  Regularizer(NetworkConfiguration conf, List<long[]> ranges, Tensor flatParams, Tensor flatGrads, Tensor weights,
       UnaryOperator<Tensor> own) {
     double lr = conf.updater().learningRate();
     boolean uniform = true;
@@ -69,7 +69,7 @@ final class Regularizer {
   }
 
   /** {l1, l2, wd} of one layer's weights or biases, null when all are 0 (batch-norm parameters: never). */
-  private static double[] coefficients(MultiLayerConfiguration conf, int layer, boolean weight) {
+  private static double[] coefficients(NetworkConfiguration conf, int layer, boolean weight) {
     Layer l = conf.layers().get(layer);
     if (!weight && l instanceof BatchNormalization) {
       return null;  // as Deeplearning4j: gamma and beta are not regularised

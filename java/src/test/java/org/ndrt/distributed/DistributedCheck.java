@@ -559,7 +559,7 @@ public final class DistributedCheck {
       DistributedTrainer t = new DistributedTrainer.Builder(net, world).parameterAveraging(k).saveUpdater(true)
           .listeners(new TrainingListener() {
             @Override
-            public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+            public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
               scores.add(score);
             }
           }).build();
@@ -710,7 +710,7 @@ public final class DistributedCheck {
           DistributedTrainer t = builder(net, gs).checkpointDir(dirA).checkpointEvery(5)
               .listeners(new TrainingListener() {
                 @Override
-                public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+                public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
                   if (iteration == 11) {
                     try {
                       Files.copy(dirA.resolve(DistributedTrainer.CHECKPOINT_FILE),

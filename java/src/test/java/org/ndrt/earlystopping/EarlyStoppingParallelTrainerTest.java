@@ -62,12 +62,12 @@ class EarlyStoppingParallelTrainerTest {
     int iterations;
 
     @Override
-    public synchronized void onEpochStart(MultiLayerNetwork model, int epoch, long iterationsInEpoch, int batchSize) {
+    public synchronized void onEpochStart(org.ndrt.nn.Model model, int epoch, long iterationsInEpoch, int batchSize) {
       epochStarts.add(epoch);
     }
 
     @Override
-    public synchronized void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+    public synchronized void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
       iterations++;
     }
   }

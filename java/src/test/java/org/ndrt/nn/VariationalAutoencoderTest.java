@@ -336,7 +336,7 @@ class VariationalAutoencoderTest {
       List<Double> scores = new ArrayList<>();
       net.setListeners(new org.ndrt.nn.listeners.TrainingListener() {
         @Override
-        public void iterationDone(MultiLayerNetwork m, long iteration, int epoch, double score, int n) {
+        public void iterationDone(org.ndrt.nn.Model m, long iteration, int epoch, double score, int n) {
           scores.add(score);
         }
       });

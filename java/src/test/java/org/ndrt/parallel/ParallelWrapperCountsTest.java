@@ -67,7 +67,7 @@ class ParallelWrapperCountsTest {
     final List<Integer> epochs = new ArrayList<>();
 
     @Override
-    public synchronized void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int n) {
+    public synchronized void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int n) {
       iterations.add(iteration);
       modelCounts.add(model.getIterationCount());
       epochs.add(epoch);
@@ -154,18 +154,18 @@ class ParallelWrapperCountsTest {
     final List<String> threads = new ArrayList<>();
 
     @Override
-    public synchronized void onEpochStart(MultiLayerNetwork model, int epoch, long iterations, int batch) {
+    public synchronized void onEpochStart(org.ndrt.nn.Model model, int epoch, long iterations, int batch) {
       events.add("start " + epoch);
     }
 
     @Override
-    public synchronized void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int n) {
+    public synchronized void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int n) {
       events.add("it " + iteration);
       threads.add(Thread.currentThread().getName());
     }
 
     @Override
-    public synchronized void onEpochEnd(MultiLayerNetwork model, int epoch) {
+    public synchronized void onEpochEnd(org.ndrt.nn.Model model, int epoch) {
       events.add("end " + epoch);
     }
   }

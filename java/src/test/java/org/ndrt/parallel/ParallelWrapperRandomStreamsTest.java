@@ -111,8 +111,8 @@ class ParallelWrapperRandomStreamsTest {
     final List<Long> seen = new ArrayList<>();
 
     @Override
-    public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int n) {
-      seen.add(RandomStreams.offsets(model)[1]);
+    public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int n) {
+      seen.add(RandomStreams.offsets((org.ndrt.nn.MultiLayerNetwork) model)[1]);
     }
   }
 

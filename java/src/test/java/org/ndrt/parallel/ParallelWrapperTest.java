@@ -182,12 +182,12 @@ class ParallelWrapperTest {
     long examples;
 
     @Override
-    public synchronized void onEpochStart(MultiLayerNetwork model, int epoch, long iterationsInEpoch, int batchSize) {
+    public synchronized void onEpochStart(org.ndrt.nn.Model model, int epoch, long iterationsInEpoch, int batchSize) {
       events.add("start " + epoch + " " + iterationsInEpoch);
     }
 
     @Override
-    public synchronized void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int n) {
+    public synchronized void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int n) {
       params.add(model.params().toFloatArray());
       states.add(model.updaterState().toFloatArray());
       scores.add(score);
@@ -199,7 +199,7 @@ class ParallelWrapperTest {
     }
 
     @Override
-    public synchronized void onEpochEnd(MultiLayerNetwork model, int epoch) {
+    public synchronized void onEpochEnd(org.ndrt.nn.Model model, int epoch) {
       events.add("end " + epoch);
     }
   }
@@ -435,7 +435,7 @@ class ParallelWrapperTest {
     IllegalStateException boom = new IllegalStateException("listener failed");
     TrainingListener bad = new TrainingListener() {
       @Override
-      public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+      public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
         throw boom;
       }
     };
@@ -540,7 +540,7 @@ class ParallelWrapperTest {
       ParallelWrapper[] self = new ParallelWrapper[1];
       TrainingListener stopper = new TrainingListener() {
         @Override
-        public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+        public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
           self[0].stopFit();
         }
       };

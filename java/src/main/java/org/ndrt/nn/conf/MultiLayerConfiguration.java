@@ -15,7 +15,7 @@ import org.ndrt.nn.updater.Updater;
  * and the type flowing into each layer. Built by {@link NeuralNetConfiguration.ListBuilder#build()}
  * or read back with {@link #fromJson(String)}; serialises to JSON with {@link #toJson()}.
  */
-public final class MultiLayerConfiguration {
+public final class MultiLayerConfiguration implements NetworkConfiguration {
   /** The JSON format's name and version. */
   public static final String FORMAT = "ndrt-multilayer/1";
 
@@ -191,14 +191,7 @@ public final class MultiLayerConfiguration {
   public String toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("format", FORMAT);
-    m.put("seed", seed);
-    m.put("weightInit", weightInit.name());
-    m.put("activation", activation == null ? null : activation.name());
-    m.put("updater", updater.toJson());
-    m.put("l2", l2);
-    m.put("weightDecay", weightDecay);
-    m.put("dataType", dataType.name());
-    m.put("lossScale", lossScale);
+    NeuralNetConfiguration.settingsToJson(m, seed, weightInit, activation, updater, l2, weightDecay, dataType, lossScale);
     m.put("inputType", inputType == null ? null : inputType.toJson());
     if (!miniBatch) {
       m.put("miniBatch", false);  // only when set: earlier files stay byte for byte the same
@@ -223,19 +216,7 @@ public final class MultiLayerConfiguration {
     if (!FORMAT.equals(format)) {
       throw new IllegalArgumentException("configuration JSON: format is " + format + ", expected " + FORMAT);
     }
-    NeuralNetConfiguration.Builder b = new NeuralNetConfiguration.Builder()
-        .seed(Json.integer(m, "seed"))
-        .weightInit(WeightInit.valueOf(Json.str(m, "weightInit")))
-        .updater(Updater.fromJson(Json.obj(m.get("updater"), "updater")))
-        .l2(Json.num(m, "l2", 0))
-        .weightDecay(Json.num(m, "weightDecay", 0))
-        .dataType(DType.valueOf(Json.str(m, "dataType", "F32")))
-        .lossScale(Json.num(m, "lossScale", 1024))
-        .miniBatch(!Boolean.FALSE.equals(m.get("miniBatch")));
-    String act = Json.str(m, "activation", null);
-    if (act != null) {
-      b.activation(Activation.valueOf(act));
-    }
+    NeuralNetConfiguration.Builder b = NeuralNetConfiguration.settingsFromJson(m);
     NeuralNetConfiguration.ListBuilder lb = b.list();
     lb.backpropType(BackpropType.valueOf(Json.str(m, "backpropType", BackpropType.Standard.name())));
     lb.tBPTTForwardLength((int) Json.integer(m, "tbpttFwdLength", 20));

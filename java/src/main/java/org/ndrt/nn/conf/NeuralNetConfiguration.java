@@ -36,6 +36,37 @@ public final class NeuralNetConfiguration {
   private NeuralNetConfiguration() {}
 
   /** Network-wide settings; {@link #list()} goes on to the layers. */
+  /** The network-wide settings into a configuration's JSON (the keys both network kinds write). */
+  static void settingsToJson(java.util.Map<String, Object> m, long seed, WeightInit weightInit, Activation activation,
+      Updater updater, double l2, double weightDecay, DType dataType, double lossScale) {
+    m.put("seed", seed);
+    m.put("weightInit", weightInit.name());
+    m.put("activation", activation == null ? null : activation.name());
+    m.put("updater", updater.toJson());
+    m.put("l2", l2);
+    m.put("weightDecay", weightDecay);
+    m.put("dataType", dataType.name());
+    m.put("lossScale", lossScale);
+  }
+
+  /** A builder with the settings {@link #settingsToJson} wrote (and "miniBatch" when present). */
+  static Builder settingsFromJson(java.util.Map<String, Object> m) {
+    Builder b = new Builder()
+        .seed(Json.integer(m, "seed"))
+        .weightInit(WeightInit.valueOf(Json.str(m, "weightInit")))
+        .updater(Updater.fromJson(Json.obj(m.get("updater"), "updater")))
+        .l2(Json.num(m, "l2", 0))
+        .weightDecay(Json.num(m, "weightDecay", 0))
+        .dataType(DType.valueOf(Json.str(m, "dataType", "F32")))
+        .lossScale(Json.num(m, "lossScale", 1024))
+        .miniBatch(!Boolean.FALSE.equals(m.get("miniBatch")));
+    String act = Json.str(m, "activation", null);
+    if (act != null) {
+      b.activation(Activation.valueOf(act));
+    }
+    return b;
+  }
+
   public static final class Builder {
     long seed = 12345;
     WeightInit weightInit = WeightInit.XAVIER;
@@ -123,6 +154,20 @@ public final class NeuralNetConfiguration {
 
     /** Goes on to the layers. */
     public ListBuilder list() {
+      warnLegacyUpdater();
+      return new ListBuilder(this);
+    }
+
+    /**
+     * A builder of a graph of layers and vertices (Deeplearning4j's {@code graphBuilder()}): several
+     * inputs and outputs, merges, skip connections; these settings apply to every layer.
+     */
+    public ComputationGraphConfiguration.GraphBuilder graphBuilder() {
+      warnLegacyUpdater();
+      return new ComputationGraphConfiguration.GraphBuilder(this);
+    }
+
+    private void warnLegacyUpdater() {
       if (legacyUpdater != null || !Double.isNaN(legacyLearningRate) || !Double.isNaN(legacyMomentum)) {
         StringBuilder used = new StringBuilder();
         if (legacyUpdater != null) {
@@ -136,7 +181,6 @@ public final class NeuralNetConfiguration {
         }
         LegacyApi.warn(used.toString(), "updater(" + org.ndrt.nn.conf.Updater.source(updater) + ")");
       }
-      return new ListBuilder(this);
     }
 
     // ------------------------------------------------------------ Deeplearning4j's older forms

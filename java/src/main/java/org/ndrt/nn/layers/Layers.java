@@ -2,6 +2,7 @@ package org.ndrt.nn.layers;
 
 import org.ndrt.DType;
 import org.ndrt.Tensor;
+import org.ndrt.nn.conf.InputType;
 import org.ndrt.nn.conf.MultiLayerConfiguration;
 import org.ndrt.nn.conf.layers.BatchNormalization;
 import org.ndrt.nn.conf.layers.EmbeddingSequenceLayer;
@@ -85,11 +86,18 @@ public final class Layers {
 
   /** The implementation of layer {@code i} of {@code conf}, computing in {@code dtype}. */
   public static LayerImpl create(MultiLayerConfiguration conf, int i, DType dtype) {
-    Layer l = conf.layers().get(i);
+    return create(conf.layers().get(i), conf.layerInput(i), conf.seed(), i, conf.miniBatch(), dtype);
+  }
+
+  /**
+   * The implementation of layer {@code l} taking {@code in}, computing in {@code dtype}; {@code index}
+   * is its place among the network's layers (its random stream's seed is {@code seed + 1 + index}).
+   */
+  public static LayerImpl create(Layer l, InputType in, long seed, int index, boolean miniBatch, DType dtype) {
     if (l instanceof ConvolutionLayer) {
-      return new ConvolutionImpl((ConvolutionLayer) l, l.inferOutput(conf.layerInput(i)), dtype);
+      return new ConvolutionImpl((ConvolutionLayer) l, l.inferOutput(in), dtype);
     } else if (l instanceof SubsamplingLayer) {
-      return new SubsamplingImpl((SubsamplingLayer) l, l.inferOutput(conf.layerInput(i)), dtype);
+      return new SubsamplingImpl((SubsamplingLayer) l, l.inferOutput(in), dtype);
     } else if (l instanceof org.ndrt.nn.conf.layers.Convolution1DLayer) {
       return new Convolution1DImpl((org.ndrt.nn.conf.layers.Convolution1DLayer) l, dtype);
     } else if (l instanceof org.ndrt.nn.conf.layers.GlobalPoolingLayer) {
@@ -97,7 +105,7 @@ public final class Layers {
     } else if (l instanceof RnnOutputLayer) {
       return new RnnOutputImpl((RnnOutputLayer) l, dtype);
     } else if (l instanceof org.ndrt.nn.conf.layers.CenterLossOutputLayer) {
-      return new CenterLossImpl((org.ndrt.nn.conf.layers.CenterLossOutputLayer) l, conf.miniBatch(), dtype);
+      return new CenterLossImpl((org.ndrt.nn.conf.layers.CenterLossOutputLayer) l, miniBatch, dtype);
     } else if (l instanceof OutputLayer) {
       return new OutputImpl((OutputLayer) l, dtype);
     } else if (l instanceof LSTM || l instanceof GRU || l instanceof Bidirectional || l instanceof LastTimeStep) {
@@ -109,11 +117,35 @@ public final class Layers {
     } else if (l instanceof BatchNormalization) {
       return new BatchNormImpl((BatchNormalization) l, dtype);
     } else if (l instanceof DropoutLayer) {
-      return new DropoutImpl((DropoutLayer) l, conf.seed() + 1 + i, dtype);
+      return new DropoutImpl((DropoutLayer) l, seed + 1 + index, dtype);
     } else if (l instanceof org.ndrt.nn.conf.layers.VariationalAutoencoder) {
-      return new VaeImpl((org.ndrt.nn.conf.layers.VariationalAutoencoder) l, conf.seed() + 1 + i, dtype);
+      return new VaeImpl((org.ndrt.nn.conf.layers.VariationalAutoencoder) l, seed + 1 + index, dtype);
     }
     throw new IllegalArgumentException("no implementation for layer type " + l.getClass().getName());
+  }
+
+  /**
+   * Each sequence's last valid step of {@code inner}'s output ([N, T, F] to [N, F], under the
+   * lengths given by setSequenceLengths): a LastTimeStep layer, or with {@link #identity} a graph's
+   * LastTimeStepVertex.
+   */
+  public static LayerImpl lastTimeStep(LayerImpl inner, DType dtype) {
+    return new LastTimeStepImpl(inner, dtype);
+  }
+
+  /** A layer that passes its input and gradient through unchanged (no parameters). */
+  public static LayerImpl identity(DType dtype) {
+    return new LayerImpl(dtype) {
+      @Override
+      public Tensor forward(Tensor x, boolean training) {
+        return x;
+      }
+
+      @Override
+      public Tensor backward(Tensor dy, boolean needDx) {
+        return dy;
+      }
+    };
   }
 
   private static LayerImpl recurrent(Layer l, boolean reverse, DType dtype) {

@@ -29,7 +29,7 @@ public final class CollectScoresListener implements TrainingListener {
   }
 
   @Override
-  public synchronized void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score,
+  public synchronized void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score,
       int examples) {
     if (iteration % frequency == 0) {
       scores.add(new Score(iteration, epoch, score));

@@ -106,12 +106,12 @@ public final class ProgressBarListener implements TrainingListener {
   }
 
   @Override
-  public void onEpochStart(MultiLayerNetwork model, int epoch, long iterationsInEpoch, int batchSize) {
+  public void onEpochStart(org.ndrt.nn.Model model, int epoch, long iterationsInEpoch, int batchSize) {
     begin(epoch, iterationsInEpoch, clock.getAsLong());
   }
 
   @Override
-  public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+  public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
     long now = clock.getAsLong();
     if (!inEpoch) { // added mid-epoch: count from here
       begin(epoch, -1, now);
@@ -145,7 +145,7 @@ public final class ProgressBarListener implements TrainingListener {
   }
 
   @Override
-  public void onEpochEnd(MultiLayerNetwork model, int epoch) {
+  public void onEpochEnd(org.ndrt.nn.Model model, int epoch) {
     if (!inEpoch) {
       return;
     }

@@ -39,7 +39,7 @@ public final class ScoreIterationListener implements TrainingListener {
   }
 
   @Override
-  public void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {
+  public void iterationDone(org.ndrt.nn.Model model, long iteration, int epoch, double score, int examples) {
     if (iteration % printEvery == 0) {
       sink.accept("Score at iteration " + iteration + " is " + score);
     }

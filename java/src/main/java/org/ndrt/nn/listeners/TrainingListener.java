@@ -1,9 +1,9 @@
 package org.ndrt.nn.listeners;
 
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
- * Called by {@link MultiLayerNetwork#fit} (and by ParallelWrapper) on the training thread. Every
+ * Called by {@link org.ndrt.nn.MultiLayerNetwork#fit}, {@link org.ndrt.nn.ComputationGraph#fit} (and by ParallelWrapper) on the training thread. Every
  * method has an empty default, so a listener overrides only what it needs.
  */
 public interface TrainingListener {
@@ -11,15 +11,15 @@ public interface TrainingListener {
    * An epoch starts. {@code iterationsInEpoch} is the number of minibatches it will have, or -1 if
    * the iterator cannot tell; {@code batchSize} the examples per minibatch.
    */
-  default void onEpochStart(MultiLayerNetwork model, int epoch, long iterationsInEpoch, int batchSize) {}
+  default void onEpochStart(Model model, int epoch, long iterationsInEpoch, int batchSize) {}
 
   /**
    * One minibatch was fitted. {@code iteration} counts minibatches since the network was created
    * (ParallelWrapper's numbers: see its class comment); {@code score} is that minibatch's loss (with
    * the L2 term); {@code examples} its size.
    */
-  default void iterationDone(MultiLayerNetwork model, long iteration, int epoch, double score, int examples) {}
+  default void iterationDone(Model model, long iteration, int epoch, double score, int examples) {}
 
   /** An epoch ended ({@code epoch} is the one that ended, counted from 0). */
-  default void onEpochEnd(MultiLayerNetwork model, int epoch) {}
+  default void onEpochEnd(Model model, int epoch) {}
 }
