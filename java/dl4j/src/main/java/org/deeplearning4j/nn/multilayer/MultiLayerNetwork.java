@@ -119,17 +119,17 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
     for (TrainingListener l : listeners) {
       bridged.add(new org.ndrt.nn.listeners.TrainingListener() {
         @Override
-        public void onEpochStart(org.ndrt.nn.MultiLayerNetwork m, int epoch, long iterations, int batch) {
+        public void onEpochStart(org.ndrt.nn.Model m, int epoch, long iterations, int batch) {
           l.onEpochStart(MultiLayerNetwork.this);
         }
 
         @Override
-        public void iterationDone(org.ndrt.nn.MultiLayerNetwork m, long iteration, int epoch, double score, int n) {
+        public void iterationDone(org.ndrt.nn.Model m, long iteration, int epoch, double score, int n) {
           l.iterationDone(pretraining != null ? pretraining : MultiLayerNetwork.this, (int) iteration, epoch);
         }
 
         @Override
-        public void onEpochEnd(org.ndrt.nn.MultiLayerNetwork m, int epoch) {
+        public void onEpochEnd(org.ndrt.nn.Model m, int epoch) {
           l.onEpochEnd(MultiLayerNetwork.this);
         }
       });
