@@ -51,9 +51,11 @@ final class GraphRunner implements AutoCloseable {
   private final Tensor[] gradSum;     // per slot: the buffer gradients are summed into
   private final Tensor[] inputLengths;
   private final Map<String, Integer> slotOf = new HashMap<>();
+  private final DType labelsDtype;    // f32, f64 when the runner computes in f64 (gradient checks)
 
   GraphRunner(ComputationGraphConfiguration conf, DType dtype) {
     this.conf = conf;
+    this.labelsDtype = dtype == DType.F64 ? DType.F64 : DType.F32;
     List<String> order = conf.topologicalOrder();
     numInputs = conf.inputs().size();
     int slots = numInputs + order.size();
@@ -318,9 +320,9 @@ final class GraphRunner implements AutoCloseable {
       long[] s = labels[k].shape();
       OutputLayer o = (OutputLayer) conf.node(outputName(k)).layer;
       boolean seq = Layers.isSequenceOutput(output(k));
-      if (s.length != (seq ? 3 : 2) || s[1] != o.nOut() || labels[k].dtype() != DType.F32) {
+      if (s.length != (seq ? 3 : 2) || s[1] != o.nOut() || labels[k].dtype() != labelsDtype) {
         throw new IllegalArgumentException("output \"" + outputName(k) + "\": labels have shape " + Arrays.toString(s) + " ("
-            + labels[k].dtype() + ") but it needs f32 [N, " + o.nOut() + (seq ? ", T]" : "]"));
+            + labels[k].dtype() + ") but it needs " + labelsDtype + " [N, " + o.nOut() + (seq ? ", T]" : "]"));
       }
     }
   }

@@ -100,8 +100,9 @@ public final class ComputationGraphConfiguration implements NetworkConfiguration
               + " of the graph (inputs " + inputs + ", vertices " + nodes.keySet() + ")");
         }
       }
-      if (n.layer != null && seen.put(n.layer, n.name) != null) {
-        throw new IllegalArgumentException("vertex \"" + n.name + "\": its layer object is also vertex \"" + seen.get(n.layer)
+      String other = n.layer == null ? null : seen.put(n.layer, n.name);
+      if (other != null) {
+        throw new IllegalArgumentException("vertex \"" + n.name + "\": its layer object is also vertex \"" + other
             + "\"; give each vertex a layer of its own");
       }
       if (n.vertex instanceof LastTimeStepVertex) {
@@ -161,14 +162,18 @@ public final class ComputationGraphConfiguration implements NetworkConfiguration
       }
     }
     if (order.size() != nodes.size()) {
-      List<String> cycle = new ArrayList<>();
-      for (String v : nodes.keySet()) {
-        if (!order.contains(v)) {
-          cycle.add(v);
-        }
+      // Left over: vertices on a cycle and those downstream of one; drop the latter (no user left over) until none is.
+      Set<String> left = new LinkedHashSet<>(nodes.keySet());
+      left.removeAll(order);
+      for (boolean dropped = true; dropped; ) {
+        dropped = left.removeIf(v -> users.getOrDefault(v, List.of()).stream().noneMatch(left::contains));
       }
-      throw new IllegalArgumentException("the graph has a cycle: vertices " + cycle + " depend on each other (a vertex may"
-          + " only take inputs and vertices that do not depend on it)");
+      StringBuilder names = new StringBuilder();
+      for (String v : left) {
+        names.append(names.length() > 0 ? ", " : "").append('"').append(v).append('"');
+      }
+      throw new IllegalArgumentException("the graph has a cycle through vertices " + names + " (a vertex may only take"
+          + " inputs and vertices that do not depend on it)");
     }
   }
 

@@ -14,6 +14,7 @@ final class BatchNormImpl extends LayerImpl {
   private final long c;
   private final double momentum;
   private final double eps;
+  private final DType sd;  // where the statistics are computed: f32, f64 when the layer computes in f64
   private Tensor xf;
 
   BatchNormImpl(BatchNormalization conf, DType dtype) {
@@ -21,6 +22,7 @@ final class BatchNormImpl extends LayerImpl {
     this.c = conf.nOut();
     this.momentum = 1 - conf.decay();
     this.eps = conf.eps();
+    this.sd = dtype == DType.F64 ? DType.F64 : DType.F32;
   }
 
   @Override
@@ -31,11 +33,11 @@ final class BatchNormImpl extends LayerImpl {
 
   @Override
   public Tensor forward(Tensor x, boolean training) {
-    xf = asF32("xf", x);
-    Tensor y = buffer("y", DType.F32, x.shape());
+    xf = sd == DType.F64 ? x : asF32("xf", x);
+    Tensor y = buffer("y", sd, x.shape());
     if (training) {
-      Ops.batchNorm(xf, p[0], p[1], p[2], p[3], 1, momentum, eps, y, buffer("mean", DType.F32, c),
-          buffer("invstd", DType.F32, c), p[2], p[3]);
+      Ops.batchNorm(xf, p[0], p[1], p[2], p[3], 1, momentum, eps, y, buffer("mean", sd, c),
+          buffer("invstd", sd, c), p[2], p[3]);
     } else {
       Ops.batchNormInference(xf, p[0], p[1], p[2], p[3], 1, eps, y);
     }
@@ -44,8 +46,8 @@ final class BatchNormImpl extends LayerImpl {
 
   @Override
   public Tensor backward(Tensor dy, boolean needDx) {
-    Tensor dx = buffer("dx", DType.F32, xf.shape());
-    Ops.batchNormBp(xf, p[0], buffer("mean", DType.F32, c), buffer("invstd", DType.F32, c), asF32("dyf", dy), 1, dx,
+    Tensor dx = buffer("dx", sd, xf.shape());
+    Ops.batchNormBp(xf, p[0], buffer("mean", sd, c), buffer("invstd", sd, c), sd == DType.F64 ? dy : asF32("dyf", dy), 1, dx,
         g[0], g[1]);
     return asCompute("dxc", dx);
   }

@@ -118,6 +118,8 @@ public final class Layers {
       return new BatchNormImpl((BatchNormalization) l, dtype);
     } else if (l instanceof DropoutLayer) {
       return new DropoutImpl((DropoutLayer) l, seed + 1 + index, dtype);
+    } else if (l instanceof org.ndrt.nn.conf.layers.ActivationLayer) {
+      return new ActivationImpl((org.ndrt.nn.conf.layers.ActivationLayer) l, dtype);
     } else if (l instanceof org.ndrt.nn.conf.layers.VariationalAutoencoder) {
       return new VaeImpl((org.ndrt.nn.conf.layers.VariationalAutoencoder) l, seed + 1 + index, dtype);
     }

@@ -208,6 +208,7 @@ public abstract class Layer {
       case "OutputLayer": b = new OutputLayer.Builder(org.ndrt.nn.conf.LossFunction.valueOf(Json.str(m, "lossFunction"))); break;
       case "BatchNormalization": b = BatchNormalization.Builder.fromJson(m); break;
       case "DropoutLayer": b = new DropoutLayer.Builder(Json.num(m, "dropProbability")); break;
+      case "ActivationLayer": b = new ActivationLayer.Builder(); break;
       case "LSTM": b = LSTM.Builder.fromJson(m); break;
       case "GRU": b = new GRU.Builder(); break;
       case "EmbeddingSequenceLayer": b = EmbeddingSequenceLayer.Builder.fromJson(m); break;
