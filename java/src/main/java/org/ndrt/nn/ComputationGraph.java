@@ -36,18 +36,11 @@ import org.ndrt.nn.listeners.TrainingListener;
  * <p>Not thread-safe: one thread uses a network at a time. The tensors live on the device of the
  * thread that called {@link #init()}.
  */
-public final class ComputationGraph implements Model {
+public final class ComputationGraph extends Model {
   private final ComputationGraphConfiguration conf;
   private final DType dtype;
-  private final List<TrainingListener> listeners = new CopyOnWriteArrayList<>();
-  private final List<Tensor> owned = new ArrayList<>();
   private GraphRunner runner;
   private LayerImpl[] layers;
-  private FlatParameters flat;
-  private double score = Double.NaN;
-  private int epoch;
-  private long iteration;
-  private boolean closed;
 
   public ComputationGraph(ComputationGraphConfiguration conf) {
     if (conf == null) {
@@ -58,6 +51,7 @@ public final class ComputationGraph implements Model {
   }
 
   /** Allocates and initialises the parameters (seeded) and the updater state. */
+  @Override
   public void init() {
     init(true);
   }
@@ -67,7 +61,7 @@ public final class ComputationGraph implements Model {
     if (closed) {
       throw new IllegalStateException("ComputationGraph: closed");
     }
-    if (runner != null) {
+    if (flat != null) {
       return;
     }
     try {
@@ -80,47 +74,19 @@ public final class ComputationGraph implements Model {
     }
   }
 
-  private void ensureInit() {
-    if (closed) {
-      throw new IllegalStateException("ComputationGraph: closed");
-    }
-    if (runner == null) {
-      throw new IllegalStateException("ComputationGraph: call init() before using the network");
-    }
-  }
-
   public ComputationGraphConfiguration getConfiguration() {
     return conf;
   }
 
   @Override
-  public String configurationJson() {
-    return conf.toJson();
+  public ComputationGraphConfiguration configuration() {
+    return conf;
   }
 
-  public void setListeners(TrainingListener... ls) {
-    listeners.clear();
-    addListeners(ls);
-  }
-
-  public void setListeners(Collection<? extends TrainingListener> ls) {
-    if (ls == null) {
-      throw new IllegalArgumentException("listeners must not be null");
-    }
-    setListeners(ls.toArray(new TrainingListener[0]));
-  }
-
-  public void addListeners(TrainingListener... ls) {
-    for (TrainingListener l : ls) {
-      if (l == null) {
-        throw new IllegalArgumentException("listener must not be null");
-      }
-      listeners.add(l);
-    }
-  }
-
-  public List<TrainingListener> getListeners() {
-    return listeners;
+  @Override
+  LayerImpl[] layers() {
+    ensureInit();
+    return layers;
   }
 
   // ------------------------------------------------------------------------------------ training
@@ -132,6 +98,7 @@ public final class ComputationGraph implements Model {
   }
 
   /** {@link #fit(MultiDataSet)} for a graph with one input and one output. */
+  @Override
   public void fit(DataSet ds) {
     ensureInit();
     fit(new Tensor[] {ds.features()}, new Tensor[] {ds.labels()}, new Tensor[] {ds.featuresMask()},
@@ -157,7 +124,8 @@ public final class ComputationGraph implements Model {
     runner.forward(features, true);
     long n = conf.miniBatch() ? 1 : features[0].shape()[0];
     double sc = runner.loss(labels) * n + flat.reg.score();
-    runner.backward(labels, flat.lossGradientScale(n));
+    score = sc;  // what a distributed trainer's backward hook sees; fit sets the minibatch's after
+    runner.backward(labels, flat.lossGradientScale(n), backwardHook);
     return sc;
   }
 
@@ -176,7 +144,7 @@ public final class ComputationGraph implements Model {
 
   /** One epoch over the iterator (reset first when it has nothing left); closes each DataSet it takes. */
   public void fit(DataSetIterator it) {
-    fitEpoch(it, null);
+    fitEpoch((Iterator<?>) it, null);
   }
 
   public void fit(DataSetIterator it, int epochs) {
@@ -187,7 +155,7 @@ public final class ComputationGraph implements Model {
 
   /** One epoch over the iterator (reset first when it has nothing left); closes each MultiDataSet it takes. */
   public void fit(MultiDataSetIterator it) {
-    fitEpoch(it, null);
+    fitEpoch((Iterator<?>) it, null);
   }
 
   public void fit(MultiDataSetIterator it, int epochs) {
@@ -210,6 +178,15 @@ public final class ComputationGraph implements Model {
    * @return true when {@code stopAfter} ended the epoch early
    */
   public boolean fitEpoch(Iterator<?> it, DoublePredicate stopAfter) {
+    return fitEpochOf(it, stopAfter);
+  }
+
+  @Override
+  public boolean fitEpoch(DataSetIterator it, DoublePredicate stopAfter) {
+    return fitEpochOf(it, stopAfter);
+  }
+
+  private boolean fitEpochOf(Iterator<?> it, DoublePredicate stopAfter) {
     ensureInit();
     boolean multi = it instanceof MultiDataSetIterator;
     if (!multi && !(it instanceof DataSetIterator)) {
@@ -363,12 +340,6 @@ public final class ComputationGraph implements Model {
     runner.clearStoredState();
   }
 
-  /** The score of the last minibatch fitted: the summed losses plus the regularisation terms. */
-  @Override
-  public double score() {
-    return score;
-  }
-
   /** The score of one minibatch in inference mode, without changing the network. */
   public double score(MultiDataSet mds) {
     ensureInit();
@@ -380,11 +351,13 @@ public final class ComputationGraph implements Model {
   }
 
   /** {@link #score(MultiDataSet)} of a single-input, single-output DataSet. */
+  @Override
   public double score(DataSet ds) {
     return score(MultiDataSet.of(ds));  // the same arrays: not closed here
   }
 
   /** Accuracy, precision, recall, F1 and the confusion matrix of the first output over a pass of the iterator. */
+  @Override
   public Evaluation evaluate(DataSetIterator it) {
     ensureInit();
     it.reset();
@@ -433,107 +406,21 @@ public final class ComputationGraph implements Model {
 
   // ------------------------------------------------------------------------------------ state
 
-  @Override
-  public int getEpochCount() {
-    return epoch;
-  }
-
-  @Override
-  public long getIterationCount() {
-    return iteration;
-  }
-
-  /** Counts one more epoch (for trainers that drive the epochs themselves). */
-  public void incrementEpochCount() {
-    ++epoch;
-  }
-
-  public void setIterationCount(long iterations) {
-    if (iterations < 0) {
-      throw new IllegalArgumentException("setIterationCount: need a count >= 0, got " + iterations);
-    }
-    iteration = iterations;
-  }
-
-  /** Updates applied so far (Adam's bias correction counts them); belongs with {@link #updaterState()}. */
-  public long getUpdaterStepCount() {
-    return flat.updaterStep;
-  }
-
-  public void setUpdaterStepCount(long steps) {
-    if (steps < 0) {
-      throw new IllegalArgumentException("setUpdaterStepCount: need a count >= 0, got " + steps);
-    }
-    flat.updaterStep = steps;
-  }
-
-  @Override
-  public long numParams() {
-    ensureInit();
-    return flat.params.numel();
-  }
-
-  /** The network's own flat f32 parameter vector (layer parameters are views of it): do not close. */
-  @Override
-  public Tensor params() {
-    ensureInit();
-    return flat.params;
-  }
-
-  /** Copies {@code v} (numParams() elements, f32) into the parameters. */
-  public void setParams(Tensor v) {
-    ensureInit();
-    FlatParameters.copyInto(v, flat.params, "setParams");
-  }
-
-  /** The network's own flat f32 updater state: do not close. */
-  @Override
-  public Tensor updaterState() {
-    ensureInit();
-    return flat.state;
-  }
-
-  public void setUpdaterState(Tensor v) {
-    ensureInit();
-    FlatParameters.copyInto(v, flat.state, "setUpdaterState");
-  }
-
-  /** The flat f32 gradient vector of the last backward pass (trained parameters only): do not close. */
-  Tensor gradients() {
-    ensureInit();
-    return flat.grads;
-  }
-
   /** A deep copy: configuration, parameters, updater state, counters and random streams (not the listeners). */
   @Override
   public ComputationGraph clone() {
     ensureInit();
     ComputationGraph c = new ComputationGraph(conf);
     c.init(false);
-    Ops.copy(flat.params, c.flat.params);
-    Ops.copy(flat.state, c.flat.state);
-    c.restore(trainingState());
-    c.score = score;
+    c.copyStateFrom(this);
     return c;
-  }
-
-  ModelSerializer.Saved trainingState() {
-    ModelSerializer.Saved s = flat.trainingState(layers);
-    s.epoch = epoch;
-    s.iteration = iteration;
-    return s;
-  }
-
-  void restore(ModelSerializer.Saved s) {
-    epoch = (int) Math.min(s.epoch, Integer.MAX_VALUE);
-    iteration = s.iteration;
-    flat.restore(s, layers);
   }
 
   /**
    * One zip as MultiLayerNetwork's (configuration.json, params.bin, updater.bin, state.json): after
    * {@link #load} outputs and further training are bit for bit the saved network's.
    */
+  @Override
   public void save(File file) throws IOException {
     ensureInit();
     ModelSerializer.save(this, file);
@@ -544,26 +431,11 @@ public final class ComputationGraph implements Model {
     return ModelSerializer.loadGraph(file);
   }
 
-  /** Releases every tensor of the network; it cannot be used afterwards. */
   @Override
-  public void close() {
-    if (!closed) {
-      closed = true;
-      release();
-    }
-  }
-
-  private void release() {
+  void releaseParts() {
     if (runner != null) {
       runner.close();
     }
-    if (flat != null) {
-      flat.scaler.close();
-    }
-    for (Tensor t : owned) {
-      t.close();
-    }
-    owned.clear();
     runner = null;
   }
 }

@@ -40,6 +40,7 @@ final class GraphRunner implements AutoCloseable {
   private final LayerImpl[] merges;   // per vertex: the merge before a layer given several inputs, else null
   private final int[][] inputSlots;   // per vertex: the slots it takes (a DuplicateToTimeSeriesVertex: + its reference)
   private final boolean[] isLayer;
+  private final int[] layerIndex;     // per vertex: its index among the layers, or -1
   private final int[] maskInput;      // per vertex: a LastTimeStepVertex's mask input slot, else -1
   private final InputStage[] stages;
   private final LayerImpl[] layers;   // the layer vertices, topological order
@@ -64,6 +65,7 @@ final class GraphRunner implements AutoCloseable {
     merges = new LayerImpl[order.size()];
     inputSlots = new int[order.size()][];
     isLayer = new boolean[order.size()];
+    layerIndex = new int[order.size()];
     maskInput = new int[order.size()];
     stages = new InputStage[numInputs];
     act = new Tensor[slots];
@@ -90,12 +92,14 @@ final class GraphRunner implements AutoCloseable {
         Node n = conf.node(order.get(v));
         int[] in = n.inputs.stream().mapToInt(slotOf::get).toArray();
         maskInput[v] = -1;
+        layerIndex[v] = -1;
         if (n.layer != null) {
           InputType t = conf.typeOf(n.inputs.get(0));
           if (in.length > 1) {
             merges[v] = Vertices.merge(dtype);
             t = new org.ndrt.nn.conf.graph.MergeVertex().inferOutput(typesOf(n.inputs), conf::typeOf);
           }
+          layerIndex[v] = ls.size();
           impls[v] = Layers.create(n.layer, t, conf.seed(), ls.size(), conf.miniBatch(), dtype);
           isLayer[v] = true;
           ls.add(impls[v]);
@@ -331,7 +335,7 @@ final class GraphRunner implements AutoCloseable {
    * Backward from the output layers' losses (dL = {@code scale} at each) to every layer: parameter
    * gradients into the bound gradient views, a gradient summed where a vertex feeds several.
    */
-  void backward(Tensor[] labels, Tensor scale) {
+  void backward(Tensor[] labels, Tensor scale, TrainerSupport.BackwardHook hook) {
     Arrays.fill(grad, null);
     Arrays.fill(gradOwned, false);
     for (int v = impls.length - 1; v >= 0; --v) {
@@ -346,6 +350,7 @@ final class GraphRunner implements AutoCloseable {
       if (k >= 0 && hasLoss(k)) {
         dx = backwardLayer(v, Layers.backwardFromLoss(impls[v], labels[k], scale, needDx || merges[v] != null));
       } else if (grad[s] == null) {
+        layerDone(v, hook);
         continue;  // nothing downstream has a loss
       } else if (impls[v] instanceof VertexImpl) {
         dx = ((VertexImpl) impls[v]).backward(grad[s]);
@@ -357,6 +362,20 @@ final class GraphRunner implements AutoCloseable {
           accumulate(in[j], dx[j]);
         }
       }
+      layerDone(v, hook);
+    }
+    if (hook != null) {
+      hook.beforeUpdate();
+    }
+  }
+
+  /**
+   * Tells a distributed trainer that a layer's gradients are complete. Vertices go in reverse
+   * topological order, so the layers do in descending index, as in a MultiLayerNetwork.
+   */
+  private void layerDone(int v, TrainerSupport.BackwardHook hook) {
+    if (hook != null && isLayer[v]) {
+      hook.layerDone(layerIndex[v]);
     }
   }
 

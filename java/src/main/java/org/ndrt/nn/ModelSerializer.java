@@ -101,6 +101,12 @@ final class ModelSerializer {
     write(file, s);
   }
 
+  /** A MultiLayerNetwork or a ComputationGraph, as the zip holds. */
+  static Model loadAny(File file) throws IOException {
+    Saved s = read(file);
+    return s.conf instanceof ComputationGraphConfiguration ? loadGraph(file) : load(file);
+  }
+
   static ComputationGraph loadGraph(File file) throws IOException {
     Saved s = read(file);
     if (!(s.conf instanceof ComputationGraphConfiguration)) {

@@ -46,21 +46,13 @@ import org.ndrt.nn.listeners.TrainingListener;
  * <p>Not thread-safe: one thread uses a network at a time (ParallelWrapper gives each worker its
  * own replica). The tensors live on the device of the thread that called {@link #init()}.
  */
-public final class MultiLayerNetwork implements Model {
+public final class MultiLayerNetwork extends Model {
   private final MultiLayerConfiguration conf;
   private final DType dtype;
   private final boolean mixed;
   private final boolean indexInput;  // the first layer is an EmbeddingSequenceLayer: features are indices
-  private final List<TrainingListener> listeners = new CopyOnWriteArrayList<>();
-  private final List<Tensor> owned = new ArrayList<>();  // vectors and views, closed with the network
   private LayerImpl[] layers;
   private InputStage input;
-  private FlatParameters flat;  // parameters, gradients, updater state and the update step
-  private double score = Double.NaN;
-  private int epoch;
-  private long iteration;
-  private boolean closed;
-  private TrainerSupport.BackwardHook backwardHook;  // null unless a distributed trainer is fitting
   private Tensor lengths;  // i64 [N]: the features mask's prefix lengths of the current minibatch (segment)
 
   public MultiLayerNetwork(MultiLayerConfiguration conf) {
@@ -74,6 +66,7 @@ public final class MultiLayerNetwork implements Model {
   }
 
   /** Allocates and initialises the parameters (seeded) and the updater state. */
+  @Override
   public void init() {
     init(true);
   }
@@ -107,48 +100,13 @@ public final class MultiLayerNetwork implements Model {
     flat = new FlatParameters(conf, layers, randomize, owned);
   }
 
-  private void ensureInit() {
-    if (closed) {
-      throw new IllegalStateException("MultiLayerNetwork: closed");
-    }
-    if (layers == null) {
-      throw new IllegalStateException("MultiLayerNetwork: call init() before using the network");
-    }
-  }
-
   public MultiLayerConfiguration getConfiguration() {
     return conf;
   }
 
   @Override
-  public String configurationJson() {
-    return conf.toJson();
-  }
-
-  public void setListeners(TrainingListener... ls) {
-    listeners.clear();
-    addListeners(ls);
-  }
-
-  /** The listeners of a collection (Deeplearning4j's {@code setListeners(Collection)}). */
-  public void setListeners(java.util.Collection<? extends TrainingListener> ls) {
-    if (ls == null) {
-      throw new IllegalArgumentException("listeners must not be null");
-    }
-    setListeners(ls.toArray(new TrainingListener[0]));
-  }
-
-  public void addListeners(TrainingListener... ls) {
-    for (TrainingListener l : ls) {
-      if (l == null) {
-        throw new IllegalArgumentException("listener must not be null");
-      }
-      listeners.add(l);
-    }
-  }
-
-  public List<TrainingListener> getListeners() {
-    return listeners;
+  public MultiLayerConfiguration configuration() {
+    return conf;
   }
 
   // ------------------------------------------------------------------------------------ training
@@ -165,6 +123,7 @@ public final class MultiLayerNetwork implements Model {
    *
    * @return true when {@code stopAfter} ended the epoch early
    */
+  @Override
   public boolean fitEpoch(DataSetIterator it, DoublePredicate stopAfter) {
     ensureInit();
     if (!it.hasNext()) {
@@ -205,6 +164,7 @@ public final class MultiLayerNetwork implements Model {
    * truncated BPTT: one update per segment of tBPTTForwardLength steps, the recurrent state carried
    * from segment to segment, the score the sum of the segments' scores; one iteration in all.
    */
+  @Override
   public void fit(DataSet ds) {
     ensureInit();
     Tensor f = asSequences(ds.features());
@@ -519,13 +479,8 @@ public final class MultiLayerNetwork implements Model {
     return flat.reg;
   }
 
-  /** The score of the last minibatch fitted: the mean loss plus the regularisation terms (as Deeplearning4j's). */
-  @Override
-  public double score() {
-    return score;
-  }
-
   /** The score of one minibatch in inference mode, without changing the network. */
+  @Override
   public double score(DataSet ds) {
     ensureInit();
     Tensor f = asSequences(ds.features());
@@ -541,6 +496,7 @@ public final class MultiLayerNetwork implements Model {
   }
 
   /** Accuracy, precision, recall, F1 and the confusion matrix over a whole pass of the iterator (reset first). */
+  @Override
   public Evaluation evaluate(DataSetIterator it) {
     ensureInit();
     it.reset();
@@ -568,92 +524,6 @@ public final class MultiLayerNetwork implements Model {
 
   // ------------------------------------------------------------------------------------ state
 
-  /** Epochs trained (each {@link #fit(DataSetIterator)} counts one), saved with the model. */
-  @Override
-  public int getEpochCount() {
-    return epoch;
-  }
-
-  /** Minibatches fitted since the network was created (skipped steps included; after ParallelWrapper: a replica's). */
-  @Override
-  public long getIterationCount() {
-    return iteration;
-  }
-
-  /**
-   * Counts one more epoch: for trainers that drive the epochs themselves (ParallelWrapper trains
-   * replicas and hands the averaged parameters back to this network).
-   */
-  public void incrementEpochCount() {
-    ++epoch;
-  }
-
-  /** Sets the iteration count: ParallelWrapper gives this network the count of the replicas it averaged. */
-  public void setIterationCount(long iterations) {
-    if (iterations < 0) {
-      throw new IllegalArgumentException("setIterationCount: need a count >= 0, got " + iterations);
-    }
-    iteration = iterations;
-  }
-
-  /**
-   * Updates applied so far (the iteration count less the steps skipped for overflow); the next one
-   * is step count + 1 of Adam's bias correction. It belongs with {@link #updaterState()}: whoever
-   * sets the state sets it too (ParallelWrapper when it averages the state).
-   */
-  public long getUpdaterStepCount() {
-    return flat.updaterStep;
-  }
-
-  /** Sets {@link #getUpdaterStepCount()}. */
-  public void setUpdaterStepCount(long steps) {
-    if (steps < 0) {
-      throw new IllegalArgumentException("setUpdaterStepCount: need a count >= 0, got " + steps);
-    }
-    flat.updaterStep = steps;
-  }
-
-  /** The current loss scale (1 without mixed precision). */
-  public double lossScale() {
-    return flat == null ? (mixed ? conf.lossScale() : 1) : flat.scaler.scale();
-  }
-
-  /** Steps skipped because the scaled gradients overflowed (mixed precision). */
-  public long skippedSteps() {
-    return flat == null ? 0 : flat.scaler.skippedSteps;
-  }
-
-  @Override
-  public long numParams() {
-    ensureInit();
-    return flat.params.numel();
-  }
-
-  /** The network's own flat f32 parameter vector (layer parameters are views of it): do not close. */
-  @Override
-  public Tensor params() {
-    ensureInit();
-    return flat.params;
-  }
-
-  /** Copies {@code flat} (numParams() elements, f32) into the parameters. */
-  public void setParams(Tensor flat) {
-    ensureInit();
-    FlatParameters.copyInto(flat, this.flat.params, "setParams");
-  }
-
-  /** The network's own flat f32 updater state (momentum etc.; 0 elements for SGD): do not close. */
-  @Override
-  public Tensor updaterState() {
-    ensureInit();
-    return flat.state;
-  }
-
-  public void setUpdaterState(Tensor flat) {
-    ensureInit();
-    FlatParameters.copyInto(flat, this.flat.state, "setUpdaterState");
-  }
-
   /**
    * A deep copy: configuration, parameters, updater state, counters and the layers' random streams
    * (RandomStreams), so the copy trains as the original would (listeners are not copied).
@@ -663,59 +533,15 @@ public final class MultiLayerNetwork implements Model {
     ensureInit();
     MultiLayerNetwork c = new MultiLayerNetwork(conf);
     c.init(false);
-    Ops.copy(flat.params, c.flat.params);
-    Ops.copy(flat.state, c.flat.state);
-    c.restore(trainingState());
-    c.score = score;
+    c.copyStateFrom(this);
     return c;
-  }
-
-  /** TrainerSupport: the hook fit(DataSet) calls during backward (null: none). */
-  void setBackwardHook(TrainerSupport.BackwardHook hook) {
-    ensureInit();
-    backwardHook = hook;
-  }
-
-  /** TrainerSupport: the flat f32 gradient vector (trained parameters only). */
-  Tensor gradients() {
-    ensureInit();
-    return flat.grads;
-  }
-
-  /** TrainerSupport: per layer, {offset, length} pairs of its gradients in {@link #gradients()}. */
-  long[][] gradientRanges() {
-    ensureInit();
-    long[][] c = new long[flat.gradRanges.length][];
-    for (int i = 0; i < c.length; ++i) {
-      c[i] = flat.gradRanges[i].clone();
-    }
-    return c;
-  }
-
-  /** Whether the network computes in f16/bf16 (mixed precision). */
-  boolean isMixedPrecision() {
-    return mixed;
   }
 
   /** The layers' compute side (RandomStreams reaches their random streams through it). */
+  @Override
   LayerImpl[] layers() {
     ensureInit();
     return layers;
-  }
-
-  /** The training state outside the tensors: counters, loss scaling, the layers' random streams. */
-  ModelSerializer.Saved trainingState() {
-    ModelSerializer.Saved s = flat.trainingState(layers);
-    s.epoch = epoch;
-    s.iteration = iteration;
-    return s;
-  }
-
-  /** Sets what {@link #trainingState()} gives; without random offsets (an old zip) every stream stays at 0. */
-  void restore(ModelSerializer.Saved s) {
-    epoch = (int) Math.min(s.epoch, Integer.MAX_VALUE);
-    iteration = s.iteration;
-    flat.restore(s, layers);
   }
 
   /**
@@ -723,6 +549,7 @@ public final class MultiLayerNetwork implements Model {
    * state: counters, loss scaling, the layers' random streams), so that training goes on
    * after {@link #load} bit for bit as it would have without the save.
    */
+  @Override
   public void save(File file) throws IOException {
     ensureInit();
     ModelSerializer.save(this, file);
@@ -737,16 +564,8 @@ public final class MultiLayerNetwork implements Model {
     return ModelSerializer.load(file);
   }
 
-  /** Releases every tensor of the network; it cannot be used afterwards. */
   @Override
-  public void close() {
-    if (!closed) {
-      closed = true;
-      release();
-    }
-  }
-
-  private void release() {
+  void releaseParts() {
     if (layers != null) {
       for (LayerImpl l : layers) {
         if (l != null) {
@@ -761,13 +580,6 @@ public final class MultiLayerNetwork implements Model {
       lengths.close();
       lengths = null;
     }
-    if (flat != null) {
-      flat.scaler.close();  // the object stays: lossScale() and skippedSteps() still answer
-    }
-    for (Tensor t : owned) {
-      t.close();
-    }
-    owned.clear();
     layers = null;
   }
 }

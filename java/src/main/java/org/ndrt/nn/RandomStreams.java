@@ -19,7 +19,7 @@ public final class RandomStreams {
   private RandomStreams() {}
 
   /** The stream the network's layers draw from (0 unless {@link #setStream} chose another). */
-  public static int stream(MultiLayerNetwork net) {
+  public static int stream(Model net) {
     return layersOf(net)[0].randomStream(); // every layer has the same (setStream)
   }
 
@@ -30,7 +30,7 @@ public final class RandomStreams {
    * @throws IllegalArgumentException if {@code net} is null or {@code stream < 0}
    * @throws IllegalStateException if the network is not initialised or is closed
    */
-  public static void setStream(MultiLayerNetwork net, int stream) {
+  public static void setStream(Model net, int stream) {
     if (stream < 0) {
       throw new IllegalArgumentException("RandomStreams.setStream: the stream must be >= 0, got " + stream);
     }
@@ -40,7 +40,7 @@ public final class RandomStreams {
   }
 
   /** Each layer's random stream offset, in layer order (a new array). */
-  public static long[] offsets(MultiLayerNetwork net) {
+  public static long[] offsets(Model net) {
     return Arrays.stream(layersOf(net)).mapToLong(LayerImpl::randomOffset).toArray();
   }
 
@@ -51,7 +51,7 @@ public final class RandomStreams {
    *     negative, or one is not 0 for a layer that draws no random numbers
    * @throws IllegalStateException if the network is not initialised or is closed
    */
-  public static void setOffsets(MultiLayerNetwork net, long[] offsets) {
+  public static void setOffsets(Model net, long[] offsets) {
     LayerImpl[] layers = layersOf(net);
     if (offsets == null || offsets.length != layers.length) {
       throw new IllegalArgumentException("RandomStreams.setOffsets: need " + layers.length + " offsets (one per layer), got "
@@ -71,7 +71,7 @@ public final class RandomStreams {
     }
   }
 
-  private static LayerImpl[] layersOf(MultiLayerNetwork net) {
+  private static LayerImpl[] layersOf(Model net) {
     if (net == null) {
       throw new IllegalArgumentException("RandomStreams: the network must not be null");
     }

@@ -34,12 +34,12 @@ public final class TrainerSupport {
   }
 
   /** Sets (or, with null, removes) the network's backward hook. */
-  public static void setBackwardHook(MultiLayerNetwork net, BackwardHook hook) {
+  public static void setBackwardHook(Model net, BackwardHook hook) {
     check(net).setBackwardHook(hook);
   }
 
   /** The network's own flat f32 gradient vector (the trained parameters): do not close. */
-  public static Tensor gradients(MultiLayerNetwork net) {
+  public static Tensor gradients(Model net) {
     return check(net).gradients();
   }
 
@@ -47,12 +47,12 @@ public final class TrainerSupport {
    * Per layer, where its gradients are in {@link #gradients}: {@code {offset, length, offset,
    * length, ...}} in elements, one pair per trained parameter array (none for a layer without).
    */
-  public static long[][] gradientRanges(MultiLayerNetwork net) {
+  public static long[][] gradientRanges(Model net) {
     return check(net).gradientRanges();
   }
 
   /** Whether the network computes in f16/bf16 (mixed precision). */
-  public static boolean isMixedPrecision(MultiLayerNetwork net) {
+  public static boolean isMixedPrecision(Model net) {
     return check(net).isMixedPrecision();
   }
 
@@ -61,7 +61,7 @@ public final class TrainerSupport {
    * (the bits of the double), clean steps, skipped steps, random stream, then each layer's random
    * stream offset. {@link #setTrainingState} takes it back.
    */
-  public static long[] trainingState(MultiLayerNetwork net) {
+  public static long[] trainingState(Model net) {
     ModelSerializer.Saved s = check(net).trainingState();
     long[] head = {s.epoch, s.iteration, s.updaterStep, Double.doubleToRawLongBits(s.lossScale), s.cleanSteps,
         s.skippedSteps, s.randomStream};
@@ -71,8 +71,8 @@ public final class TrainerSupport {
   }
 
   /** Sets what {@link #trainingState} gave (from this network or one of the same configuration). */
-  public static void setTrainingState(MultiLayerNetwork net, long[] v) {
-    MultiLayerNetwork n = check(net);
+  public static void setTrainingState(Model net, long[] v) {
+    Model n = check(net);
     int layers = n.layers().length;
     if (v == null || v.length != 7 + layers) {
       throw new IllegalArgumentException("TrainerSupport.setTrainingState: need " + (7 + layers) + " values, got "
@@ -95,9 +95,9 @@ public final class TrainerSupport {
    * MultiLayerNetwork#load} reads), with further entries; the file appears whole or not at all (a
    * temporary file, synced, then renamed over it).
    */
-  public static void save(MultiLayerNetwork net, File file, Map<String, byte[]> extra) throws IOException {
+  public static void save(Model net, File file, Map<String, byte[]> extra) throws IOException {
     ModelSerializer.Saved s = check(net).trainingState();
-    s.conf = net.getConfiguration();
+    s.conf = net.configuration();
     s.params = net.params().toFloatArray();
     s.updater = net.updaterState().toFloatArray();
     s.extra = new LinkedHashMap<>(extra);
@@ -112,10 +112,10 @@ public final class TrainerSupport {
    * @throws IOException if the file cannot be read, is not a saved model, or was saved from another
    *     configuration (the network is unchanged then)
    */
-  public static Map<String, byte[]> loadInto(MultiLayerNetwork net, File file) throws IOException {
-    MultiLayerNetwork n = check(net);
+  public static Map<String, byte[]> loadInto(Model net, File file) throws IOException {
+    Model n = check(net);
     ModelSerializer.Saved s = ModelSerializer.read(file);
-    if (!s.conf.toJson().equals(n.getConfiguration().toJson())) {
+    if (!s.conf.toJson().equals(n.configuration().toJson())) {
       throw new IOException(file + ": saved from another configuration than the network's");
     }
     if (s.params.length != n.params().numel() || s.updater.length != n.updaterState().numel()) {
@@ -134,7 +134,7 @@ public final class TrainerSupport {
     return s.extra;
   }
 
-  private static MultiLayerNetwork check(MultiLayerNetwork net) {
+  private static Model check(Model net) {
     if (net == null) {
       throw new IllegalArgumentException("TrainerSupport: the network must not be null");
     }

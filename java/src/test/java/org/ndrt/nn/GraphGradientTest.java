@@ -80,7 +80,7 @@ class GraphGradientTest {
 
     void backward(Tensor[] y) {
       try (Tensor one = Tensor.scalar(1, DType.F64)) {
-        runner.backward(y, one);
+        runner.backward(y, one, null);
       }
     }
 
