@@ -122,6 +122,62 @@ class ComputationGraphTest {
     }
   }
 
+  static List<Supplier<Layer>> sequenceLayers() {
+    List<Supplier<Layer>> l = new ArrayList<>();
+    l.add(() -> new org.ndrt.nn.conf.layers.EmbeddingSequenceLayer.Builder().nOut(4).build());
+    l.add(() -> new org.ndrt.nn.conf.layers.Bidirectional(new LSTM.Builder().nOut(3).activation(Activation.TANH).build()));
+    l.add(() -> new org.ndrt.nn.conf.layers.GRU.Builder().nOut(4).activation(Activation.TANH).build());
+    l.add(() -> new org.ndrt.nn.conf.layers.Convolution1DLayer.Builder(3).convolutionMode(ConvMode.Same).nOut(5).build());
+    l.add(() -> new org.ndrt.nn.conf.layers.GlobalPoolingLayer.Builder(org.ndrt.nn.conf.layers.PoolingType.AVG).build());
+    l.add(() -> new DenseLayer.Builder().nOut(6).build());
+    l.add(() -> new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build());
+    return l;
+  }
+
+  @Test
+  void aChainOfSequenceLayersUnderAMaskTrainsBitForBitAsTheSameMultiLayerNetwork() {
+    NeuralNetConfiguration.ListBuilder lb = base().list();
+    ComputationGraphConfiguration.GraphBuilder gb = base().graphBuilder().addInputs("ids")
+        .setInputTypes(InputType.recurrent(7, 6));
+    String prev = "ids";
+    for (int i = 0; i < sequenceLayers().size(); ++i) {
+      lb.layer(sequenceLayers().get(i).get());
+      gb.addLayer("v" + i, sequenceLayers().get(i).get(), prev);
+      prev = "v" + i;
+    }
+    MultiLayerConfiguration mc = lb.setInputType(InputType.recurrent(7, 6)).build();
+    Random r = new Random(12);
+    try (MultiLayerNetwork mln = new MultiLayerNetwork(mc); ComputationGraph cg = new ComputationGraph(gb.setOutputs(prev).build())) {
+      mln.init();
+      cg.init();
+      assertArrayEquals(mln.params().toFloatArray(), cg.params().toFloatArray(), "initial parameters");
+      for (int step = 0; step < 3; ++step) {
+        int n = 4;
+        float[] ids = new float[n * 6];
+        float[] mask = new float[n * 6];
+        float[] y = new float[n * 3];
+        for (int b = 0; b < n; ++b) {
+          int len = 1 + r.nextInt(6);
+          for (int t = 0; t < 6; ++t) {
+            ids[b * 6 + t] = r.nextInt(7);
+            mask[b * 6 + t] = t < len ? 1 : 0;
+          }
+          y[b * 3 + r.nextInt(3)] = 1;
+        }
+        try (DataSet ds = new DataSet(Tensor.from(ids, n, 1, 6), Tensor.from(y, n, 3), Tensor.from(mask, n, 6), null)) {
+          mln.fit(ds);
+          cg.fit(ds);
+          assertEquals(mln.score(), cg.score(), "score of step " + step);
+          try (Tensor a = mln.output(ds.features(), ds.featuresMask());
+               Tensor b = cg.output(new Tensor[] {ds.features()}, new Tensor[] {ds.featuresMask()}, null, false)[0]) {
+            assertArrayEquals(a.toFloatArray(), b.toFloatArray(), "outputs after step " + step);
+          }
+        }
+      }
+      assertArrayEquals(mln.params().toFloatArray(), cg.params().toFloatArray(), "parameters after 3 steps");
+    }
+  }
+
   @Test
   void saveAndLoadGoOnTrainingBitForBit(@org.junit.jupiter.api.io.TempDir File dir) throws Exception {
     Random r = new Random(9);
