@@ -182,7 +182,7 @@ public final class LeNetBench {
    * Wall time, process cpu time and the cores other processes kept busy (-1 where /proc/stat cannot be
    * read) from its creation to {@link #stop()}.
    */
-  private static final class Meter {
+  static final class Meter {
     private static final OperatingSystemMXBean OS =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     final long busy0 = systemBusyNs();
@@ -699,7 +699,7 @@ public final class LeNetBench {
   }
 
   /** Threads of this process (JVM and native pools), or -1 where /proc is not there. */
-  private static int osThreads() {
+  static int osThreads() {
     String[] tasks = new File("/proc/self/task").list();
     return tasks == null ? -1 : tasks.length;
   }
