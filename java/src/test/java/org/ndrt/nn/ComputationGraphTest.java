@@ -373,6 +373,9 @@ class ComputationGraphTest {
         .addLayer("o", out.get(), "d").setOutputs("o").build(), "vertex \"d\"", "2 inputs");
     assertRefused("hidden output layer", () -> g.get().addLayer("o1", out.get(), "in").addLayer("o2", out.get(), "in")
         .setOutputs("o2").build(), "vertex \"o1\"", "not one of the graph's outputs");
+    assertRefused("output layer used as an input", () -> g.get().addLayer("o1", out.get(), "in")
+        .addLayer("d", dense5.get(), "o1").addLayer("o2", out.get(), "d").setOutputs("o1", "o2").build(),
+        "vertex \"o1\"", "[d]");
     assertRefused("duplicate name", () -> g.get().addLayer("in", dense5.get(), "in"), "already has", "\"in\"");
     Layer shared = dense5.get();
     assertRefused("shared layer", () -> g.get().addLayer("a", shared, "in").addLayer("b", shared, "a")

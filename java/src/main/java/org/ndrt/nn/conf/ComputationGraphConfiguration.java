@@ -229,6 +229,10 @@ public final class ComputationGraphConfiguration implements NetworkConfiguration
         throw new IllegalArgumentException("vertex \"" + n.name + "\" is an " + kindOf(n) + " but not one of the graph's"
             + " outputs " + outputs + " (its labels would never be given)");
       }
+      if (n.layer instanceof OutputLayer && !consumers(n.name).isEmpty()) {
+        throw new IllegalArgumentException("vertex \"" + n.name + "\" is an " + kindOf(n) + " (it ends in a loss) but vertices "
+            + consumers(n.name) + " take it as an input; take the layer before it instead");
+      }
     }
   }
 
