@@ -57,6 +57,7 @@ public final class ComputationGraph extends Model {
   }
 
   /** init(); without {@code randomize} the parameters stay zero (load and clone fill them). */
+  @Override
   void init(boolean randomize) {
     if (closed) {
       throw new IllegalStateException("ComputationGraph: closed");
@@ -416,19 +417,9 @@ public final class ComputationGraph extends Model {
     return c;
   }
 
-  /**
-   * One zip as MultiLayerNetwork's (configuration.json, params.bin, updater.bin, state.json): after
-   * {@link #load} outputs and further training are bit for bit the saved network's.
-   */
-  @Override
-  public void save(File file) throws IOException {
-    ensureInit();
-    ModelSerializer.save(this, file);
-  }
-
   /** Reads what {@link #save} wrote. */
   public static ComputationGraph load(File file) throws IOException {
-    return ModelSerializer.loadGraph(file);
+    return ModelSerializer.load(file, ComputationGraph.class);
   }
 
   @Override

@@ -45,6 +45,9 @@ public abstract class Model implements AutoCloseable {
   /** Allocates and initialises the parameters (seeded) and the updater state. */
   public abstract void init();
 
+  /** init(); without {@code randomize} the parameters stay zero (load and clone fill them). */
+  abstract void init(boolean randomize);
+
   /** One iteration on one minibatch (a graph: one input and one output); the DataSet stays the caller's. */
   public abstract void fit(DataSet ds);
 
@@ -66,8 +69,15 @@ public abstract class Model implements AutoCloseable {
   @Override
   public abstract Model clone();
 
-  /** One zip with the configuration, parameters, updater state and training state (see ModelSerializer). */
-  public abstract void save(File file) throws IOException;
+  /**
+   * One zip: configuration.json, params.bin and updater.bin (raw f32), state.json (the training
+   * state: counters, loss scaling, the layers' random streams), so that training goes on after
+   * {@link #load} bit for bit as it would have without the save.
+   */
+  public void save(File file) throws IOException {
+    ensureInit();
+    ModelSerializer.save(this, file);
+  }
 
   /** Reads what {@link #save} wrote, a MultiLayerNetwork or a ComputationGraph as the zip holds. */
   public static Model load(File file) throws IOException {

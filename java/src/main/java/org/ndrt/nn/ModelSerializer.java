@@ -62,22 +62,20 @@ final class ModelSerializer {
     Map<String, byte[]> extra = new LinkedHashMap<>();
   }
 
-  /** Saves an initialised network (MultiLayerNetwork.save). */
-  static void save(MultiLayerNetwork net, File file) throws IOException {
+  /** Saves an initialised network (Model.save). */
+  static void save(Model net, File file) throws IOException {
     Saved s = net.trainingState();
-    s.conf = net.getConfiguration();
+    s.conf = net.configuration();
     s.params = net.params().toFloatArray();
     s.updater = net.updaterState().toFloatArray();
     write(file, s);
   }
 
-  /** A new network from a saved one (MultiLayerNetwork.load); closed again if the zip does not fit. */
-  static MultiLayerNetwork load(File file) throws IOException {
+  /** A new network from a saved one, of the kind the zip holds; closed again if the zip does not fit. */
+  static Model loadAny(File file) throws IOException {
     Saved s = read(file);
-    if (!(s.conf instanceof MultiLayerConfiguration)) {
-      throw new IOException(file + ": holds a ComputationGraph, not a MultiLayerNetwork (load it with ComputationGraph.load)");
-    }
-    MultiLayerNetwork net = new MultiLayerNetwork((MultiLayerConfiguration) s.conf);
+    Model net = s.conf instanceof ComputationGraphConfiguration ? new ComputationGraph((ComputationGraphConfiguration) s.conf)
+        : new MultiLayerNetwork((MultiLayerConfiguration) s.conf);
     try {
       net.init(false);
       fill(file, s, net.params(), net.updaterState());
@@ -93,39 +91,15 @@ final class ModelSerializer {
     }
   }
 
-  static void save(ComputationGraph net, File file) throws IOException {
-    Saved s = net.trainingState();
-    s.conf = net.getConfiguration();
-    s.params = net.params().toFloatArray();
-    s.updater = net.updaterState().toFloatArray();
-    write(file, s);
-  }
-
-  /** A MultiLayerNetwork or a ComputationGraph, as the zip holds. */
-  static Model loadAny(File file) throws IOException {
-    Saved s = read(file);
-    return s.conf instanceof ComputationGraphConfiguration ? loadGraph(file) : load(file);
-  }
-
-  static ComputationGraph loadGraph(File file) throws IOException {
-    Saved s = read(file);
-    if (!(s.conf instanceof ComputationGraphConfiguration)) {
-      throw new IOException(file + ": holds a MultiLayerNetwork, not a ComputationGraph (load it with MultiLayerNetwork.load)");
+  /** {@link #loadAny} when the zip holds a {@code kind}; IOException naming what it holds otherwise. */
+  static <T extends Model> T load(File file, Class<T> kind) throws IOException {
+    Model m = loadAny(file);
+    if (!kind.isInstance(m)) {
+      m.close();
+      throw new IOException(file + ": holds a " + m.getClass().getSimpleName() + ", not a " + kind.getSimpleName()
+          + " (load it with " + m.getClass().getSimpleName() + ".load or Model.load)");
     }
-    ComputationGraph net = new ComputationGraph((ComputationGraphConfiguration) s.conf);
-    try {
-      net.init(false);
-      fill(file, s, net.params(), net.updaterState());
-      try {
-        net.restore(s);
-      } catch (IllegalArgumentException e) {
-        throw new IOException(file + ": " + e.getMessage(), e);
-      }
-      return net;
-    } catch (IOException | RuntimeException e) {
-      net.close();
-      throw e;
-    }
+    return kind.cast(m);
   }
 
   /** The saved parameters and updater state into a new network's vectors (IOException when they do not fit). */

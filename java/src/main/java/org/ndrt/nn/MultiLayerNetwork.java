@@ -72,6 +72,7 @@ public final class MultiLayerNetwork extends Model {
   }
 
   /** init(); without {@code randomize} the parameters stay zero (load and clone fill them). */
+  @Override
   void init(boolean randomize) {
     if (closed) {
       throw new IllegalStateException("MultiLayerNetwork: closed");
@@ -545,23 +546,12 @@ public final class MultiLayerNetwork extends Model {
   }
 
   /**
-   * One zip: configuration.json, params.bin and updater.bin (raw f32), state.json (the training
-   * state: counters, loss scaling, the layers' random streams), so that training goes on
-   * after {@link #load} bit for bit as it would have without the save.
-   */
-  @Override
-  public void save(File file) throws IOException {
-    ensureInit();
-    ModelSerializer.save(this, file);
-  }
-
-  /**
    * Reads what {@link #save} wrote: outputs and further training are bit for bit the saved
    * network's. A zip from before the random stream offsets were saved loads with every stream at
    * offset 0, as it did then (see ModelSerializer).
    */
   public static MultiLayerNetwork load(File file) throws IOException {
-    return ModelSerializer.load(file);
+    return ModelSerializer.load(file, MultiLayerNetwork.class);
   }
 
   @Override

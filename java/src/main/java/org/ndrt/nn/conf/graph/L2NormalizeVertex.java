@@ -1,15 +1,12 @@
 package org.ndrt.nn.conf.graph;
 
-import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import org.ndrt.nn.conf.InputType;
 
 /**
  * Each example of its one input divided by its L2 norm over every non-batch axis, the norm taken
  * as at least {@code eps} (Deeplearning4j's default dimensions; default eps 1e-8).
  */
-public final class L2NormalizeVertex extends GraphVertex {
+public final class L2NormalizeVertex extends SameShapeVertex {
   /** Deeplearning4j's default eps. */
   public static final double DEFAULT_EPS = 1e-8;
   private final double eps;
@@ -27,16 +24,6 @@ public final class L2NormalizeVertex extends GraphVertex {
 
   public double eps() {
     return eps;
-  }
-
-  @Override
-  public int maxInputs() {
-    return 1;
-  }
-
-  @Override
-  public InputType inferOutput(List<InputType> in, Function<String, InputType> types) {
-    return image(in.get(0));
   }
 
   @Override

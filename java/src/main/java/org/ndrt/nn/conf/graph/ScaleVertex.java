@@ -1,12 +1,9 @@
 package org.ndrt.nn.conf.graph;
 
-import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import org.ndrt.nn.conf.InputType;
 
 /** Its one input times a constant. */
-public final class ScaleVertex extends GraphVertex {
+public final class ScaleVertex extends SameShapeVertex {
   private final double scale;
 
   public ScaleVertex(double scale) {
@@ -18,16 +15,6 @@ public final class ScaleVertex extends GraphVertex {
 
   public double scale() {
     return scale;
-  }
-
-  @Override
-  public int maxInputs() {
-    return 1;
-  }
-
-  @Override
-  public InputType inferOutput(List<InputType> in, Function<String, InputType> types) {
-    return image(in.get(0));
   }
 
   @Override

@@ -1,12 +1,9 @@
 package org.ndrt.nn.conf.graph;
 
-import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import org.ndrt.nn.conf.InputType;
 
 /** Its one input plus a constant. */
-public final class ShiftVertex extends GraphVertex {
+public final class ShiftVertex extends SameShapeVertex {
   private final double shift;
 
   public ShiftVertex(double shift) {
@@ -18,16 +15,6 @@ public final class ShiftVertex extends GraphVertex {
 
   public double shift() {
     return shift;
-  }
-
-  @Override
-  public int maxInputs() {
-    return 1;
-  }
-
-  @Override
-  public InputType inferOutput(List<InputType> in, Function<String, InputType> types) {
-    return image(in.get(0));
   }
 
   @Override

@@ -1,12 +1,9 @@
 package org.ndrt.nn.conf.graph;
 
-import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import org.ndrt.nn.conf.InputType;
 
 /** Part {@code from} of {@code stackSize} equal parts of its input's batch axis (a view). */
-public final class UnstackVertex extends GraphVertex {
+public final class UnstackVertex extends SameShapeVertex {
   private final int from;
   private final int stackSize;
 
@@ -25,16 +22,6 @@ public final class UnstackVertex extends GraphVertex {
 
   public int stackSize() {
     return stackSize;
-  }
-
-  @Override
-  public int maxInputs() {
-    return 1;
-  }
-
-  @Override
-  public InputType inferOutput(List<InputType> in, Function<String, InputType> types) {
-    return image(in.get(0));
   }
 
   @Override
