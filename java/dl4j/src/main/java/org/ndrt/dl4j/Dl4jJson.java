@@ -300,7 +300,7 @@ public final class Dl4jJson {
     }
   }
 
-  private static Map<String, Object> preProcessor(InputPreProcessor p) {
+  static Map<String, Object> preProcessor(InputPreProcessor p) {
     String simple = p.getClass().getSimpleName();
     Map<String, Object> m = obj(p.getClass().getName());
     long[] shape = (long[]) get(p, "shape");
@@ -407,7 +407,7 @@ public final class Dl4jJson {
     return nc;
   }
 
-  private static InputPreProcessor readPreProcessor(Map<String, Object> m) {
+  static InputPreProcessor readPreProcessor(Map<String, Object> m) {
     String name = Json.str(m, CLASS);
     Class<?> c = Dl4jJsonValues.known(name, InputPreProcessor.class);
     InputPreProcessor p = (InputPreProcessor) Dl4jJsonValues.make(c);

@@ -71,4 +71,57 @@ public final class Tensors {
       }
     };
   }
+
+  /** Each array by {@link #in} (null arrays or entries stay null). */
+  public static Tensor[] in(INDArray[] a) {
+    if (a == null) {
+      return null;
+    }
+    Tensor[] t = new Tensor[a.length];
+    for (int i = 0; i < a.length; ++i) {
+      t[i] = in(a[i]);
+    }
+    return t;
+  }
+
+  /** Each tensor as an INDArray that owns it. */
+  public static INDArray[] out(Tensor[] t) {
+    INDArray[] a = new INDArray[t.length];
+    for (int i = 0; i < t.length; ++i) {
+      a[i] = out(t[i]);
+    }
+    return a;
+  }
+
+  /**
+   * An ND4J MultiDataSet as org.ndrt's (handles over the same storage; closing it leaves the INDArrays
+   * alone). Labels may be absent (an empty array) for what only runs forward.
+   */
+  public static org.ndrt.data.MultiDataSet multiDataSet(org.nd4j.linalg.dataset.api.MultiDataSet ds) {
+    INDArray[] labels = ds.getLabels();
+    return new org.ndrt.data.MultiDataSet(in(ds.getFeatures()), labels == null ? new Tensor[0] : in(labels),
+        in(ds.getFeaturesMaskArrays()), labels == null ? null : in(ds.getLabelsMaskArrays()));
+  }
+
+  /** An ND4J MultiDataSetIterator as org.ndrt's: each MultiDataSet converted by {@link #multiDataSet}. */
+  public static org.ndrt.data.MultiDataSetIterator iterator(org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator it) {
+    return new org.ndrt.data.MultiDataSetIterator() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public org.ndrt.data.MultiDataSet next() {
+        return multiDataSet(it.next());
+      }
+
+      @Override
+      public void reset() {
+        if (it.resetSupported()) {
+          it.reset();
+        }
+      }
+    };
+  }
 }

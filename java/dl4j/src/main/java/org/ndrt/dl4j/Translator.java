@@ -1,5 +1,6 @@
 package org.ndrt.dl4j;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.deeplearning4j.nn.api.OptimizationAlgorithm;
@@ -45,48 +46,23 @@ public final class Translator {
       }
     }
     NeuralNetConfiguration first = confs.get(0);
-    if (first.getOptimizationAlgo() != OptimizationAlgorithm.STOCHASTIC_GRADIENT_DESCENT) {
-      throw new UnsupportedOperationException("optimizationAlgo(" + first.getOptimizationAlgo() + "): ndrt trains by "
-          + "STOCHASTIC_GRADIENT_DESCENT with the updater");
-    }
-    IUpdater updater = null;
-    double l2 = Double.NaN;
-    double wd = Double.NaN;
-    String who = null;
+    List<Layer> layers = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (int i = 0; i < confs.size(); ++i) {
-      Layer l = confs.get(i).getLayer();
-      if (!(l instanceof BaseLayer) || l instanceof org.deeplearning4j.nn.conf.layers.DropoutLayer) {
-        continue;
-      }
-      BaseLayer b = (BaseLayer) l;
-      String me = "layer " + i + " (" + l.getClass().getSimpleName() + ")";
-      if (who == null) {
-        updater = b.getIUpdater();
-        l2 = b.getL2();
-        wd = b.getWeightDecay();
-        who = me;
-        continue;
-      }
-      agree(Objects.equals(updater, b.getIUpdater()), "updater", who, updater, me, b.getIUpdater());
+      layers.add(confs.get(i).getLayer());
+      names.add("layer " + i);
     }
-    if (who == null) {
-      updater = c.getIUpdater();
-      l2 = c.getL2();
-      wd = c.getWeightDecay();
-    }
-    org.ndrt.nn.conf.NeuralNetConfiguration.Builder g = new org.ndrt.nn.conf.NeuralNetConfiguration.Builder()
-        .seed(first.getSeed()).updater(updater.toNdrt()).l2(l2).weightDecay(wd).dataType(dtype(c.getDataType()))
-        .miniBatch(first.isMiniBatch());
+    org.ndrt.nn.conf.NeuralNetConfiguration.Builder g = settings(first, layers, names, c.getIUpdater(), c.getL2(),
+        c.getWeightDecay(), c.getDataType());
     org.ndrt.nn.conf.NeuralNetConfiguration.ListBuilder lb = g.list();
     int[] index = new int[confs.size()];
     int n = 0;
     org.ndrt.nn.conf.InputType firstInput = null;
     for (int i = 0; i < confs.size(); ++i) {
       Layer l = confs.get(i).getLayer();
-      double keep = l.getDropOut();
-      if (!(l instanceof org.deeplearning4j.nn.conf.layers.DropoutLayer) && keep > 0 && keep < 1) {
-        // Deeplearning4j's dropOut drops the layer's input (inverted dropout): the same as a dropout layer before it.
-        lb.layer(new org.ndrt.nn.conf.layers.DropoutLayer.Builder(1 - keep).build());
+      org.ndrt.nn.conf.layers.Layer drop = dropoutBefore(l);
+      if (drop != null) {
+        lb.layer(drop);
         ++n;
       }
       org.ndrt.nn.conf.layers.Layer nl = i == 0 && embedSequences ? ((EmbeddingLayer) l).ndrtSequenceLayer() : l.ndrtLayer();
@@ -105,6 +81,51 @@ public final class Translator {
     lb.backpropType(org.ndrt.nn.conf.BackpropType.valueOf(c.getBackpropType().name()));
     lb.tBPTTForwardLength(c.getTbpttFwdLength()).tBPTTBackwardLength(c.getTbpttBackLength());
     return new Result(lb.build(), index);
+  }
+
+  /**
+   * org.ndrt.nn's network-wide settings from the layers (with parameters) of a network or graph: their
+   * updater (one per network in org.ndrt.nn: they must agree), the first one's l2 / weight decay (each
+   * layer also carries its own), else the network's {@code updater}, {@code l2}, {@code wd}.
+   * {@code names} say which layer is which in refusals.
+   */
+  static org.ndrt.nn.conf.NeuralNetConfiguration.Builder settings(NeuralNetConfiguration first, List<Layer> layers,
+      List<String> names, IUpdater updater, double l2, double wd, DataType dataType) {
+    if (first.getOptimizationAlgo() != OptimizationAlgorithm.STOCHASTIC_GRADIENT_DESCENT) {
+      throw new UnsupportedOperationException("optimizationAlgo(" + first.getOptimizationAlgo() + "): ndrt trains by "
+          + "STOCHASTIC_GRADIENT_DESCENT with the updater");
+    }
+    String who = null;
+    for (int i = 0; i < layers.size(); ++i) {
+      Layer l = layers.get(i);
+      if (!(l instanceof BaseLayer) || l instanceof org.deeplearning4j.nn.conf.layers.DropoutLayer) {
+        continue;
+      }
+      BaseLayer b = (BaseLayer) l;
+      String me = names.get(i) + " (" + l.getClass().getSimpleName() + ")";
+      if (who == null) {
+        updater = b.getIUpdater();
+        l2 = b.getL2();
+        wd = b.getWeightDecay();
+        who = me;
+        continue;
+      }
+      agree(Objects.equals(updater, b.getIUpdater()), "updater", who, updater, me, b.getIUpdater());
+    }
+    return new org.ndrt.nn.conf.NeuralNetConfiguration.Builder().seed(first.getSeed()).updater(updater.toNdrt()).l2(l2)
+        .weightDecay(wd).dataType(dtype(dataType)).miniBatch(first.isMiniBatch());
+  }
+
+  /**
+   * The org.ndrt.nn DropoutLayer that goes before {@code l} for its dropOut (null: none): Deeplearning4j's
+   * dropOut drops the layer's input (inverted dropout), the same as a dropout layer before it.
+   */
+  static org.ndrt.nn.conf.layers.Layer dropoutBefore(Layer l) {
+    double keep = l.getDropOut();
+    if (!(l instanceof org.deeplearning4j.nn.conf.layers.DropoutLayer) && keep > 0 && keep < 1) {
+      return new org.ndrt.nn.conf.layers.DropoutLayer.Builder(1 - keep).build();
+    }
+    return null;
   }
 
   /**

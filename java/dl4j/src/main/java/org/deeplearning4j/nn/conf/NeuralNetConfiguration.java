@@ -259,6 +259,11 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
       return new ListBuilder(this);
     }
 
+    /** Goes on to a graph of layers and vertices (ComputationGraphConfiguration). */
+    public ComputationGraphConfiguration.GraphBuilder graphBuilder() {
+      return new ComputationGraphConfiguration.GraphBuilder(this);
+    }
+
     public ListBuilder list(Layer... layers) {
       ListBuilder b = list();
       for (Layer l : layers) {

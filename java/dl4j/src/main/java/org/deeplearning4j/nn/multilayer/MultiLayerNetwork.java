@@ -9,11 +9,7 @@ import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.conf.layers.BaseRecurrentLayer;
-import org.deeplearning4j.nn.conf.layers.BatchNormalization;
-import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
-import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.deeplearning4j.util.ModelSerializer;
 import org.nd4j.evaluation.IEvaluation;
@@ -24,6 +20,8 @@ import org.nd4j.linalg.dataset.api.DataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
 import org.ndrt.Tensor;
+import org.ndrt.dl4j.LayerView;
+import org.ndrt.dl4j.Listeners;
 import org.ndrt.dl4j.Tensors;
 import org.ndrt.dl4j.Translator;
 
@@ -115,26 +113,7 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
 
   /** Each Deeplearning4j listener as an org.ndrt.nn listener that calls it with this adapter. */
   private void bridgeListeners() {
-    List<org.ndrt.nn.listeners.TrainingListener> bridged = new ArrayList<>();
-    for (TrainingListener l : listeners) {
-      bridged.add(new org.ndrt.nn.listeners.TrainingListener() {
-        @Override
-        public void onEpochStart(org.ndrt.nn.Model m, int epoch, long iterations, int batch) {
-          l.onEpochStart(MultiLayerNetwork.this);
-        }
-
-        @Override
-        public void iterationDone(org.ndrt.nn.Model m, long iteration, int epoch, double score, int n) {
-          l.iterationDone(pretraining != null ? pretraining : MultiLayerNetwork.this, (int) iteration, epoch);
-        }
-
-        @Override
-        public void onEpochEnd(org.ndrt.nn.Model m, int epoch) {
-          l.onEpochEnd(MultiLayerNetwork.this);
-        }
-      });
-    }
-    net.setListeners(bridged);
+    net.setListeners(Listeners.bridge(listeners, this, () -> pretraining != null ? pretraining : this));
   }
 
   // ------------------------------------------------------------------------------- training
@@ -433,26 +412,7 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
     if (vae != null) {
       return vaeLayers.computeIfAbsent(i, k -> new org.deeplearning4j.nn.layers.variational.VariationalAutoencoder(c, k, vae));
     }
-    org.deeplearning4j.nn.conf.layers.Layer l = c.getLayer();
-    Layer.Type type = l instanceof ConvolutionLayer ? Layer.Type.CONVOLUTIONAL
-        : l instanceof SubsamplingLayer ? Layer.Type.SUBSAMPLING : l instanceof BaseRecurrentLayer ? Layer.Type.RECURRENT
-        : l instanceof BatchNormalization ? Layer.Type.NORMALIZATION : Layer.Type.FEED_FORWARD;
-    return new Layer() {
-      @Override
-      public NeuralNetConfiguration conf() {
-        return c;
-      }
-
-      @Override
-      public int getIndex() {
-        return i;
-      }
-
-      @Override
-      public Layer.Type type() {
-        return type;
-      }
-    };
+    return LayerView.of(c, i);
   }
 
   public Layer[] getLayers() {
