@@ -23,9 +23,16 @@ import org.deeplearning4j.nn.conf.graph.MergeVertex;
 import org.deeplearning4j.nn.conf.graph.PreprocessorVertex;
 import org.deeplearning4j.nn.conf.graph.ScaleVertex;
 import org.deeplearning4j.nn.conf.graph.SubsetVertex;
+import org.deeplearning4j.nn.conf.graph.rnn.DuplicateToTimeSeriesVertex;
+import org.deeplearning4j.nn.conf.graph.rnn.LastTimeStepVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.LSTM;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
+import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.conf.preprocessor.RnnToFeedForwardPreProcessor;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.optimize.api.BaseTrainingListener;
@@ -40,6 +47,7 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.dataset.api.MultiDataSetPreProcessor;
 import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.ndrt.Tensor;
@@ -395,6 +403,70 @@ class ComputationGraphDropInTest {
         .setOutputs("o").setInputTypes(InputType.feedForward(3)).backpropType(BackpropType.TruncatedBPTT).build();
     e = assertThrows(UnsupportedOperationException.class, () -> new ComputationGraph(tbptt).init());
     assertTrue(e.getMessage().contains("TruncatedBPTT"), e.getMessage());
+  }
+
+  @Test
+  void preprocessorsBecomeOrgNdrtVertices() {
+    ComputationGraphConfiguration c = global().graphBuilder().addInputs("img")
+        .addVertex("toCnn", new PreprocessorVertex(new FeedForwardToCnnPreProcessor(6, 6, 1)), "img")
+        .addLayer("conv", new ConvolutionLayer.Builder(3, 3).nOut(2).activation(Activation.RELU).build(), "toCnn")
+        .addLayer("d", dense(4), new CnnToFeedForwardPreProcessor(4, 4, 2), "conv")
+        .addLayer("o", out(2), "d").setOutputs("o").setInputTypes(InputType.feedForward(36)).build();
+    org.ndrt.nn.conf.ComputationGraphConfiguration n = c.toNdrt();
+    assertEquals(org.ndrt.nn.conf.graph.PreprocessorVertex.Kind.FEED_FORWARD_TO_CNN,
+        ((org.ndrt.nn.conf.graph.PreprocessorVertex) n.node("toCnn").vertex).kind());
+    assertEquals(org.ndrt.nn.conf.graph.PreprocessorVertex.Kind.CNN_TO_FEED_FORWARD,
+        ((org.ndrt.nn.conf.graph.PreprocessorVertex) n.node("d-preProcessor").vertex).kind());
+    assertEquals(List.of("d-preProcessor"), n.node("d").inputs);
+    assertEquals(32, n.node("d").layer.nIn());
+    assertEquals(c.toJson(), ComputationGraphConfiguration.fromJson(c.toJson()).toJson());
+    try (ComputationGraph g = new ComputationGraph(c)) {
+      g.init();
+      DataSet ds = new DataSet(rand(3, 8, 36), rand(4, 8, 2));
+      g.fit(ds);
+      double first = g.score();
+      for (int i = 0; i < 30; ++i) {
+        g.fit(ds);
+      }
+      assertTrue(g.score() < first, first + " -> " + g.score());
+      assertArrayEquals(new long[] {8, 2}, g.outputSingle(ds.getFeatures()).shape());
+    }
+  }
+
+  @Test
+  void recurrentVerticesAndRnnTimeStep() {
+    ComputationGraphConfiguration c = global().graphBuilder().addInputs("seq")
+        .addLayer("lstm", new LSTM.Builder().nOut(5).activation(Activation.TANH).build(), "seq")
+        .addVertex("last", new LastTimeStepVertex("seq"), "lstm")
+        .addLayer("summary", dense(3), "last")
+        .addVertex("dup", new DuplicateToTimeSeriesVertex("seq"), "summary")
+        .addLayer("o", new RnnOutputLayer.Builder(LossFunctions.LossFunction.MSE).nOut(2).activation(Activation.IDENTITY)
+            .build(), "lstm", "dup")
+        .setOutputs("o").setInputTypes(InputType.recurrent(3)).build();
+    assertEquals(8, ((RnnOutputLayer) ((LayerVertex) c.getVertices().get("o")).getLayerConf().getLayer()).getNIn());
+    ComputationGraphConfiguration plain = global().graphBuilder().addInputs("seq")
+        .addLayer("lstm", new LSTM.Builder().nOut(5).activation(Activation.TANH).build(), "seq")
+        .addLayer("o", new RnnOutputLayer.Builder(LossFunctions.LossFunction.MSE).nOut(2).activation(Activation.IDENTITY)
+            .build(), "lstm")
+        .setOutputs("o").setInputTypes(InputType.recurrent(3)).build();
+    try (ComputationGraph g = new ComputationGraph(c); ComputationGraph p = new ComputationGraph(plain)) {
+      g.init();
+      p.init();
+      INDArray x = rand(9, 4, 3, 6);
+      g.fit(new DataSet(x, rand(10, 4, 2, 6)));
+      assertArrayEquals(new long[] {4, 2, 6}, g.outputSingle(x).shape());
+      // rnnTimeStep one step at a time gives the whole sequence's outputs (the state carried between calls).
+      INDArray whole = p.outputSingle(x);
+      for (int t = 0; t < 6; ++t) {
+        INDArray step = p.rnnTimeStep(x.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(t)).dup())[0];
+        assertArrayEquals(whole.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(t)).dup().data().asFloat(),
+            step.data().asFloat(), 1e-6f);
+      }
+      p.rnnClearPreviousState();
+      INDArray again = p.rnnTimeStep(x.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(0)).dup())[0];
+      assertArrayEquals(whole.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(0)).dup().data().asFloat(),
+          again.data().asFloat(), 1e-6f);
+    }
   }
 
   /** An ND4J MultiDataSetIterator over a list (the test's own: the drop-in has no list iterator of these). */
