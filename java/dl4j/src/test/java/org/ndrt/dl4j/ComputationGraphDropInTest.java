@@ -185,9 +185,28 @@ class ComputationGraphDropInTest {
         assertEquals(b.score(d), a.score(t), 0.0);
       }
       assertEquals(b.numParams(), a.numParams());
+      Evaluation e = a.evaluate(new ListMdsIterator(batches));
+      assertEquals(48, e.getNumRowCounter());
+      assertEquals(b.evaluate(Tensors.iterator(new ListMdsIterator(batches))).accuracy(), e.accuracy(), 1e-12);
       assertEquals(11, a.getIterationCount());
       assertEquals(1, a.getEpochCount());
     }
+  }
+
+  @Test
+  void multiDataSetCrossesWithoutCopies() {
+    MultiDataSet m = twoInputBatch(3);
+    m.setLabelsMaskArray(new INDArray[] {Nd4j.ones(16, 1)});
+    try (org.ndrt.data.MultiDataSet d = Tensors.multiDataSet(m)) {
+      m.getFeatures(1).putScalar(2, 1, 7.0);
+      m.getLabels(0).putScalar(5, 0, -3.0);
+      assertEquals(7f, d.features(1).toFloatArray()[2 * 3 + 1]);
+      assertEquals(-3f, d.labels(0).toFloatArray()[5 * 3]);
+      assertEquals(2, d.numFeatureArrays());
+      assertEquals(null, d.featuresMasks()[0]);
+      assertArrayEquals(new long[] {16, 1}, d.labelsMasks()[0].shape());
+    }
+    assertEquals(7.0, m.getFeatures(1).getDouble(2, 1), 0.0);  // closing the handles leaves the arrays alone
   }
 
   @Test
@@ -466,6 +485,38 @@ class ComputationGraphDropInTest {
       INDArray again = p.rnnTimeStep(x.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(0)).dup())[0];
       assertArrayEquals(whole.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(0)).dup().data().asFloat(),
           again.data().asFloat(), 1e-6f);
+    }
+  }
+
+  @Test
+  void dropOutIsADropoutVertexBeforeTheLayer() {
+    // dropOut(0.75) keeps 3/4 of each layer's input: org.ndrt.nn's DropoutLayer(0.25) before each layer.
+    ComputationGraphConfiguration c = new NeuralNetConfiguration.Builder().seed(11).updater(new Adam(0.01)).dropOut(0.75)
+        .graphBuilder().addInputs("x")
+        .addLayer("h", new DenseLayer.Builder().nIn(4).nOut(6).activation(Activation.RELU).build(), "x")
+        .addLayer("o", new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nOut(2).activation(Activation.IDENTITY)
+            .build(), "h")
+        .setOutputs("o").build();  // no input types: h's nIn implies x's, behind its dropout
+    org.ndrt.nn.conf.ComputationGraphConfiguration d = new org.ndrt.nn.conf.NeuralNetConfiguration.Builder().seed(11)
+        .updater(new org.ndrt.nn.updater.Adam(0.01, 0.9, 0.999, 1e-8)).graphBuilder().addInputs("x")
+        .addLayer("h-dropout", new org.ndrt.nn.conf.layers.DropoutLayer.Builder(0.25).build(), "x")
+        .addLayer("h", new org.ndrt.nn.conf.layers.DenseLayer.Builder().nIn(4).nOut(6).activation(RELU).build(), "h-dropout")
+        .addLayer("o-dropout", new org.ndrt.nn.conf.layers.DropoutLayer.Builder(0.25).build(), "h")
+        .addLayer("o", new org.ndrt.nn.conf.layers.OutputLayer.Builder(org.ndrt.nn.conf.LossFunction.MSE).nOut(2)
+            .activation(IDENTITY).build(), "o-dropout")
+        .setOutputs("o").setInputTypes(org.ndrt.nn.conf.InputType.feedForward(4)).build();
+    try (ComputationGraph a = new ComputationGraph(c); org.ndrt.nn.ComputationGraph b = new org.ndrt.nn.ComputationGraph(d)) {
+      a.init();
+      b.init();
+      for (int i = 0; i < 5; ++i) {
+        DataSet ds = new DataSet(rand(i, 8, 4), rand(i + 9, 8, 2));
+        a.fit(ds);
+        try (org.ndrt.data.DataSet n = Tensors.dataSet(ds)) {
+          b.fit(n);
+        }
+        assertEquals(b.score(), a.score(), 0.0);
+      }
+      assertArrayEquals(floats(b.params()), a.params().toFloatVector());
     }
   }
 
