@@ -53,6 +53,28 @@ class LayerDefaultsTest {
     assertEquals(3 * 16 + 4 * 16 + 16 + 4 * 2 + 2, net.numParams());
   }
 
+  /** dense(IDENTITY) + ActivationLayer(RELU) computes what dense(RELU) does (same seed, same weights). */
+  @Test
+  void activationLayerAppliesItsActivationAlone() {
+    java.util.function.Function<Boolean, MultiLayerNetwork> make = separate -> {
+      NeuralNetConfiguration.ListBuilder b = new NeuralNetConfiguration.Builder().seed(4).list()
+          .layer(new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(5).nOut(6)
+              .activation(separate ? Activation.IDENTITY : Activation.RELU).build());
+      if (separate) {
+        b.layer(new org.deeplearning4j.nn.conf.layers.ActivationLayer.Builder(Activation.RELU).build());
+      }
+      MultiLayerNetwork n = new MultiLayerNetwork(b.layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(
+          LossFunction.MCXENT).nIn(6).nOut(3).activation(Activation.SOFTMAX).build()).build());
+      n.init();
+      return n;
+    };
+    MultiLayerNetwork fused = make.apply(false);
+    MultiLayerNetwork split = make.apply(true);
+    assertEquals(fused.numParams(), split.numParams());
+    INDArray x = Nd4j.rand(7, 5).subi(0.5);
+    assertArrayEquals(fused.output(x).reshape(21).toFloatVector(), split.output(x).reshape(21).toFloatVector(), 1e-6f);
+  }
+
   @Test
   void embeddingTakesTheVocabularyFromARecurrentInputType() {
     for (int given : new int[] {0, 5, 10}) {

@@ -1,8 +1,8 @@
 package org.deeplearning4j.nn.conf.layers;
 
 /**
- * Deeplearning4j's ActivationLayer, as configuration only: org.ndrt.nn applies activations inside the layers; set the activation of the layer before. The network refuses it when initialised
- * (UnsupportedOperationException naming it), so programs that use it compile and say what is missing.
+ * Deeplearning4j's ActivationLayer: an activation on its own (e.g. the ReLU after a residual sum),
+ * org.ndrt.nn's ActivationLayer; its activation is its own or the network's.
  */
 public class ActivationLayer extends FeedForwardLayer {
   private static final long serialVersionUID = 1L;
@@ -15,7 +15,7 @@ public class ActivationLayer extends FeedForwardLayer {
 
   @Override
   public org.ndrt.nn.conf.layers.Layer ndrtLayer() {
-    throw refuse("the layer itself (org.ndrt.nn applies activations inside the layers; set the activation of the layer before)");
+    return base(new org.ndrt.nn.conf.layers.ActivationLayer.Builder(), true).build();
   }
 
   public static class Builder extends FeedForwardLayer.Builder<Builder> {
