@@ -17,7 +17,7 @@ import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.data.ShardedDataSetIterator;
 import org.ndrt.eval.Evaluation;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 import org.ndrt.nn.RandomStreams;
 import org.ndrt.nn.TrainerSupport;
 import org.ndrt.nn.conf.Json;
@@ -39,6 +39,12 @@ import org.ndrt.nn.listeners.TrainingListener;
  *   Evaluation e = t.evaluate(testShard);          // confusion matrix summed over the ranks
  * }
  * }</pre>
+ *
+ * <p><b>Networks.</b> Any {@link Model}: a {@link org.ndrt.nn.MultiLayerNetwork} or a {@link
+ * org.ndrt.nn.ComputationGraph} with one input and one output (ranks fit DataSets); a graph's
+ * backward hands its layers' gradients over in descending layer index as a MultiLayerNetwork's does,
+ * so the buckets below are the same for both. One implementation on Model; the class is not
+ * generic: {@link #getNetwork()} is a generic method that casts to the type the caller asks for.
  *
  * <p>Every rank runs the same program with its own replica of the network (built from the same
  * configuration) and its own shard of the data; every rank must call the same methods with the same
@@ -89,8 +95,8 @@ import org.ndrt.nn.listeners.TrainingListener;
  * network's stream is put back when it returns.
  *
  * <p><b>Checkpoints</b> ({@link Builder#checkpointDir}, {@link Builder#checkpointEvery}). Rank 0
- * writes {@code checkpoint.zip} in the directory: the model zip of {@link MultiLayerNetwork#save}
- * (parameters, updater state, counters, random streams; {@link MultiLayerNetwork#load} reads it)
+ * writes {@code checkpoint.zip} in the directory: the model zip of {@link Model#save}
+ * (parameters, updater state, counters, random streams; {@link Model#load} reads it)
  * plus {@code checkpoint.json} with the data position (epoch and minibatch within it), the mode,
  * the number of ranks and the per-rank batch size. It is written to a temporary file, synced and
  * renamed, so the directory always holds a whole checkpoint. Checkpoints are written at
@@ -118,7 +124,7 @@ public final class DistributedTrainer {
 
   private static final String CHECKPOINT_ENTRY = "checkpoint.json";
 
-  private final MultiLayerNetwork net;
+  private final Model net;
   private final Communicator comm;
   private final int averagingFrequency; // 0: gradient sharing
   private final boolean saveUpdater;
@@ -147,8 +153,18 @@ public final class DistributedTrainer {
     listeners.addAll(b.listeners);
   }
 
-  public MultiLayerNetwork getNetwork() {
-    return net;
+  /**
+   * This rank's replica (the network given to the builder), as the type the caller expects ({@code
+   * MultiLayerNetwork net = t.getNetwork()} or {@code ComputationGraph g = t.getNetwork()}). The cast
+   * is unchecked: asking for another kind than the builder was given throws ClassCastException at
+   * the caller's assignment.
+   *
+   * @param <T> the network's type (MultiLayerNetwork, ComputationGraph or Model)
+   * @return the network
+   */
+  @SuppressWarnings("unchecked")
+  public <T extends Model> T getNetwork() {
+    return (T) net;
   }
 
   public Communicator communicator() {
@@ -715,7 +731,7 @@ public final class DistributedTrainer {
 
   /** Builds a {@link DistributedTrainer}. */
   public static final class Builder {
-    private final MultiLayerNetwork net;
+    private final Model net;
     private final Communicator comm;
     private int averagingFrequency; // 0: gradient sharing
     private boolean saveUpdater = true;
@@ -726,18 +742,19 @@ public final class DistributedTrainer {
     private final List<TrainingListener> listeners = new ArrayList<>();
 
     /**
-     * @param net this rank's replica, initialised; every rank's is built from the same configuration
+     * @param net this rank's replica (a MultiLayerNetwork, or a ComputationGraph with one input and one
+     *     output), initialised; every rank's is built from the same configuration
      * @param comm the group to train over
      * @throws IllegalArgumentException if an argument is null, or the network computes in f16/bf16
      * @throws IllegalStateException if the network is not initialised or closed
      */
-    public Builder(MultiLayerNetwork net, Communicator comm) {
+    public Builder(Model net, Communicator comm) {
       if (net == null || comm == null) {
         throw new IllegalArgumentException("DistributedTrainer.Builder: the network and the communicator must not be null");
       }
       net.numParams(); // fails now, with the network's message, if it is not initialised
       if (TrainerSupport.isMixedPrecision(net)) {
-        throw new IllegalArgumentException("DistributedTrainer: mixed precision (dataType " + net.getConfiguration().dataType()
+        throw new IllegalArgumentException("DistributedTrainer: mixed precision (dataType " + net.configuration().dataType()
             + ") is not supported: the ranks would have to agree on the steps that loss scaling skips; train in F32");
       }
       this.net = net;

@@ -2,10 +2,11 @@ package org.ndrt.earlystopping;
 
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.eval.Evaluation;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
- * A classification metric of the network on held-out data ({@code MultiLayerNetwork.evaluate}).
+ * A classification metric of the network on held-out data ({@code Model.evaluate}; a graph: its
+ * first output).
  * Higher is better. Precision, recall and F1 are {@link Evaluation}'s macro averages over classes.
  *
  * <p>Each call resets the iterator first.
@@ -40,7 +41,7 @@ public final class ClassificationScoreCalculator implements ScoreCalculator {
   }
 
   @Override
-  public double calculateScore(MultiLayerNetwork net) {
+  public double calculateScore(Model net) {
     iterator.reset();
     return value(net.evaluate(iterator));
   }

@@ -2,11 +2,11 @@ package org.ndrt.earlystopping;
 
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
- * The network's loss over every minibatch of an iterator ({@code MultiLayerNetwork.score(DataSet)}, in
- * inference mode), either averaged per example or summed. Lower is better.
+ * The network's loss over every minibatch of an iterator ({@code Model.score(DataSet)}, in
+ * inference mode; a graph: one input and one output), either averaged per example or summed. Lower is better.
  *
  * <p>Each call resets the iterator first, reads it to the end and closes every DataSet it took.
  */
@@ -36,7 +36,7 @@ public final class DataSetLossCalculator implements ScoreCalculator {
    * @throws IllegalStateException if the iterator has no examples
    */
   @Override
-  public double calculateScore(MultiLayerNetwork net) {
+  public double calculateScore(Model net) {
     iterator.reset();
     double sum = 0;
     long examples = 0;

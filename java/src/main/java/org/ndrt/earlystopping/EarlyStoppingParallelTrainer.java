@@ -2,7 +2,7 @@ package org.ndrt.earlystopping;
 
 import java.util.List;
 import org.ndrt.data.DataSetIterator;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 import org.ndrt.nn.listeners.TrainingListener;
 import org.ndrt.parallel.ParallelWrapper;
 
@@ -34,14 +34,15 @@ public final class EarlyStoppingParallelTrainer extends EarlyStoppingTrainer imp
    * A trainer on a wrapper of its own.
    *
    * @param conf the early-stopping configuration
-   * @param net the network to train (initialised)
+   * @param net the network to train (initialised): a MultiLayerNetwork, or a ComputationGraph with one
+   *     input and one output
    * @param train the training data
    * @param workers worker threads
    * @param prefetchBuffer minibatches queued ahead per worker
    * @param averagingFrequency minibatches each worker fits between two averagings
    * @throws IllegalArgumentException if an argument is null or a count is below 1
    */
-  public EarlyStoppingParallelTrainer(EarlyStoppingConfiguration conf, MultiLayerNetwork net, DataSetIterator train,
+  public EarlyStoppingParallelTrainer(EarlyStoppingConfiguration conf, Model net, DataSetIterator train,
       int workers, int prefetchBuffer, int averagingFrequency) {
     this(conf, new ParallelWrapper.Builder(net).workers(workers).prefetchBuffer(prefetchBuffer)
         .averagingFrequency(averagingFrequency).build(), train, true);
@@ -67,7 +68,7 @@ public final class EarlyStoppingParallelTrainer extends EarlyStoppingTrainer imp
     this.ownsWrapper = owns;
   }
 
-  private static MultiLayerNetwork networkOf(ParallelWrapper wrapper) {
+  private static Model networkOf(ParallelWrapper wrapper) {
     if (wrapper == null) {
       throw new IllegalArgumentException("EarlyStoppingParallelTrainer: the wrapper must not be null");
     }

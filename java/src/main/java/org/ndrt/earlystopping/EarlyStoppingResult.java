@@ -3,9 +3,13 @@ package org.ndrt.earlystopping;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
-/** How an early-stopping run ended, the score of every scored epoch, and the best model. */
+/**
+ * How an early-stopping run ended, the score of every scored epoch, and the best model (a
+ * MultiLayerNetwork or a ComputationGraph, as trained). Not generic: {@link #getBestModel()} is a
+ * generic method returning the type the caller asks for.
+ */
 public final class EarlyStoppingResult {
   /** Why training stopped (names as in Deeplearning4j). */
   public enum TerminationReason {
@@ -23,7 +27,7 @@ public final class EarlyStoppingResult {
   private final int bestModelEpoch;
   private final double bestModelScore;
   private final int totalEpochs;
-  private final MultiLayerNetwork bestModel;
+  private final Model bestModel;
   private final Exception exception;
 
   /**
@@ -37,7 +41,7 @@ public final class EarlyStoppingResult {
    * @param exception the exception for {@link TerminationReason#Error}, else null
    */
   public EarlyStoppingResult(TerminationReason reason, String details, Map<Integer, Double> scoreVsEpoch,
-      int bestModelEpoch, double bestModelScore, int totalEpochs, MultiLayerNetwork bestModel, Exception exception) {
+      int bestModelEpoch, double bestModelScore, int totalEpochs, Model bestModel, Exception exception) {
     this.reason = reason;
     this.details = details;
     this.scoreVsEpoch = Collections.unmodifiableMap(new TreeMap<>(scoreVsEpoch));
@@ -84,10 +88,15 @@ public final class EarlyStoppingResult {
   /**
    * @return the best model from the saver, or null if no epoch was scored (no score calculator) or
    *     it could not be had; who closes it depends on the saver ({@link InMemoryModelSaver}: the
-   *     caller, once done)
+   *     caller, once done); as the type the caller expects ({@code MultiLayerNetwork best =
+   *     r.getBestModel()} or {@code ComputationGraph best = r.getBestModel()}): the cast is
+   *     unchecked, so asking for another kind than was trained throws ClassCastException at the
+   *     caller's assignment
+   * @param <T> the model's type (MultiLayerNetwork, ComputationGraph or Model)
    */
-  public MultiLayerNetwork getBestModel() {
-    return bestModel;
+  @SuppressWarnings("unchecked")
+  public <T extends Model> T getBestModel() {
+    return (T) bestModel;
   }
 
   /** @return the exception that ended training ({@link TerminationReason#Error}), else null */

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.earlystopping.EarlyStoppingResult.TerminationReason;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
  * Trains a network with early stopping. {@link #fit()} repeats, epoch after epoch (counted from 0):
@@ -31,6 +31,11 @@ import org.ndrt.nn.MultiLayerNetwork;
  * happened) in the details and in {@link EarlyStoppingResult#getException()}, and the best model saved
  * before it. {@link java.lang.Error}s (out of memory, ...) are not caught.
  *
+ * <p><b>Networks.</b> Any {@link Model}: a {@link org.ndrt.nn.MultiLayerNetwork} or a {@link
+ * org.ndrt.nn.ComputationGraph} (with one input and one output for the DataSet iterators and
+ * calculators here); one trainer for both kinds, typed on Model rather than generic, and {@link
+ * EarlyStoppingResult#getBestModel()} returns the kind trained.
+ *
  * <p>The trainer calls no listener itself: the network's own listeners see the training (with the
  * default fitter: {@code iterationDone} per minibatch; the network's epoch events and epoch count are
  * not driven, since the trainer feeds minibatches itself). It closes neither the network nor the
@@ -38,7 +43,7 @@ import org.ndrt.nn.MultiLayerNetwork;
  */
 public class EarlyStoppingTrainer {
   private final EarlyStoppingConfiguration conf;
-  private final MultiLayerNetwork net;
+  private final Model net;
   private final DataSetIterator train;
   private final EpochFitter fitter;
 
@@ -46,11 +51,11 @@ public class EarlyStoppingTrainer {
    * A trainer fitting minibatches one by one on the calling thread ({@link EpochFitter#sequential()}).
    *
    * @param conf the early-stopping configuration
-   * @param net the network to train (trained in place)
+   * @param net the network to train (trained in place): a MultiLayerNetwork or a ComputationGraph
    * @param train the training data
    * @throws IllegalArgumentException if an argument is null
    */
-  public EarlyStoppingTrainer(EarlyStoppingConfiguration conf, MultiLayerNetwork net, DataSetIterator train) {
+  public EarlyStoppingTrainer(EarlyStoppingConfiguration conf, Model net, DataSetIterator train) {
     this(conf, requireNet(net), train, EpochFitter.sequential());
   }
 
@@ -64,7 +69,7 @@ public class EarlyStoppingTrainer {
    * @param fitter trains one epoch
    * @throws IllegalArgumentException if {@code conf}, {@code train} or {@code fitter} is null
    */
-  public EarlyStoppingTrainer(EarlyStoppingConfiguration conf, MultiLayerNetwork net, DataSetIterator train,
+  public EarlyStoppingTrainer(EarlyStoppingConfiguration conf, Model net, DataSetIterator train,
       EpochFitter fitter) {
     if (conf == null || train == null || fitter == null) {
       throw new IllegalArgumentException("EarlyStoppingTrainer: configuration, training iterator and fitter"
@@ -76,7 +81,7 @@ public class EarlyStoppingTrainer {
     this.fitter = fitter;
   }
 
-  private static MultiLayerNetwork requireNet(MultiLayerNetwork net) {
+  private static Model requireNet(Model net) {
     if (net == null) {
       throw new IllegalArgumentException("EarlyStoppingTrainer: the network must not be null");
     }
@@ -180,7 +185,7 @@ public class EarlyStoppingTrainer {
     }
 
     EarlyStoppingResult finish(TerminationReason reason, String details, EarlyStoppingModelSaver saver) {
-      MultiLayerNetwork best;
+      Model best;
       try {
         best = bestEpoch < 0 ? null : saver.getBestModel();
       } catch (Exception e) {
@@ -190,7 +195,7 @@ public class EarlyStoppingTrainer {
     }
 
     EarlyStoppingResult error(Exception e, String doing, EarlyStoppingModelSaver saver) {
-      MultiLayerNetwork best = null;
+      Model best = null;
       if (bestEpoch >= 0) {
         try {
           best = saver.getBestModel();

@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
  * The "train one epoch" step of an {@link EarlyStoppingTrainer}: the one thing a parallel trainer
@@ -17,16 +17,16 @@ public interface EpochFitter {
    * Trains {@code net} on every minibatch of {@code train}, checking {@code conditions} after each
    * one, in order, with the minibatch's score; stops at the first that fires.
    *
-   * @param net the network to train
+   * @param net the network to train (a MultiLayerNetwork or a ComputationGraph)
    * @param train the training data, already reset for this epoch; each DataSet taken is closed
    * @param conditions the iteration termination conditions (may be empty)
    * @return the condition that fired, or null if the epoch ran to its end
    */
-  IterationTerminationCondition fitEpoch(MultiLayerNetwork net, DataSetIterator train,
+  IterationTerminationCondition fitEpoch(Model net, DataSetIterator train,
       List<IterationTerminationCondition> conditions);
 
   /**
-   * The default fitter: one {@link MultiLayerNetwork#fitEpoch} on the calling thread, conditions
+   * The default fitter: one {@link Model#fitEpoch} on the calling thread, conditions
    * checked with each minibatch's score. The network's listeners see the epoch and each iteration,
    * and its epoch count advances.
    *

@@ -1,9 +1,10 @@
 package org.ndrt.earlystopping;
 
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
- * Keeps the best and latest models as in-memory copies ({@code MultiLayerNetwork.clone()}); the
+ * Keeps the best and latest models as in-memory copies ({@code Model.clone()}: a
+ * MultiLayerNetwork's or a ComputationGraph's); the
  * default saver. Saving a new copy closes the one it replaces.
  *
  * <p>{@link #getBestModel()} and {@link #getLatestModel()} return the kept copies themselves (no new
@@ -11,16 +12,16 @@ import org.ndrt.nn.MultiLayerNetwork;
  * copy you hold is closed when the next one replaces it.
  */
 public final class InMemoryModelSaver implements EarlyStoppingModelSaver {
-  private MultiLayerNetwork best;
-  private MultiLayerNetwork latest;
+  private Model best;
+  private Model latest;
 
   /** A saver holding nothing yet. */
   public InMemoryModelSaver() {}
 
   @Override
-  public void saveBestModel(MultiLayerNetwork net, double score) {
-    MultiLayerNetwork copy = net.clone(); // copy first: if it fails, the old best stays
-    MultiLayerNetwork old = best;
+  public void saveBestModel(Model net, double score) {
+    Model copy = net.clone(); // copy first: if it fails, the old best stays
+    Model old = best;
     best = copy;
     if (old != null) {
       old.close();
@@ -28,23 +29,27 @@ public final class InMemoryModelSaver implements EarlyStoppingModelSaver {
   }
 
   @Override
-  public void saveLatestModel(MultiLayerNetwork net, double score) {
-    MultiLayerNetwork copy = net.clone();
-    MultiLayerNetwork old = latest;
+  public void saveLatestModel(Model net, double score) {
+    Model copy = net.clone();
+    Model old = latest;
     latest = copy;
     if (old != null) {
       old.close();
     }
   }
 
+  /** The kept copy of the best model; the cast to the caller's type is unchecked (see {@link EarlyStoppingModelSaver}). */
   @Override
-  public MultiLayerNetwork getBestModel() {
-    return best;
+  @SuppressWarnings("unchecked")
+  public <T extends Model> T getBestModel() {
+    return (T) best;
   }
 
+  /** The kept copy of the latest model; the cast to the caller's type is unchecked. */
   @Override
-  public MultiLayerNetwork getLatestModel() {
-    return latest;
+  @SuppressWarnings("unchecked")
+  public <T extends Model> T getLatestModel() {
+    return (T) latest;
   }
 
   @Override

@@ -9,7 +9,7 @@ public interface IterationTerminationCondition {
   void initialize();
 
   /**
-   * @param lastMinibatchScore the score of the minibatch just fitted ({@code MultiLayerNetwork.score()})
+   * @param lastMinibatchScore the score of the minibatch just fitted ({@code Model.score()})
    * @return true to stop training
    */
   boolean terminate(double lastMinibatchScore);

@@ -6,11 +6,12 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
  * Saves the best and latest models as {@code bestModel.zip} and {@code latestModel.zip} in a
- * directory ({@code MultiLayerNetwork.save} / {@code load}), so they survive the process.
+ * directory ({@code Model.save} / {@code Model.load}: a MultiLayerNetwork or a ComputationGraph,
+ * loaded back as the kind that was saved), so they survive the process.
  *
  * <p>Each save writes a temporary file and then renames it over the old one, so a crash while saving
  * leaves the previous model intact. {@link #getBestModel()} and {@link #getLatestModel()} load a new
@@ -60,26 +61,30 @@ public final class LocalFileModelSaver implements EarlyStoppingModelSaver {
   }
 
   @Override
-  public void saveBestModel(MultiLayerNetwork net, double score) throws IOException {
+  public void saveBestModel(Model net, double score) throws IOException {
     save(net, BEST_MODEL);
   }
 
   @Override
-  public void saveLatestModel(MultiLayerNetwork net, double score) throws IOException {
+  public void saveLatestModel(Model net, double score) throws IOException {
     save(net, LATEST_MODEL);
   }
 
+  /** A new copy loaded from {@value #BEST_MODEL}; the cast to the caller's type is unchecked (see {@link EarlyStoppingModelSaver}). */
   @Override
-  public MultiLayerNetwork getBestModel() throws IOException {
-    return load(BEST_MODEL);
+  @SuppressWarnings("unchecked")
+  public <T extends Model> T getBestModel() throws IOException {
+    return (T) load(BEST_MODEL);
   }
 
+  /** A new copy loaded from {@value #LATEST_MODEL}; the cast to the caller's type is unchecked. */
   @Override
-  public MultiLayerNetwork getLatestModel() throws IOException {
-    return load(LATEST_MODEL);
+  @SuppressWarnings("unchecked")
+  public <T extends Model> T getLatestModel() throws IOException {
+    return (T) load(LATEST_MODEL);
   }
 
-  private void save(MultiLayerNetwork net, String name) throws IOException {
+  private void save(Model net, String name) throws IOException {
     Path target = dir.toPath().resolve(name);
     Path tmp = dir.toPath().resolve(name + ".tmp");
     try {
@@ -99,9 +104,9 @@ public final class LocalFileModelSaver implements EarlyStoppingModelSaver {
     }
   }
 
-  private MultiLayerNetwork load(String name) throws IOException {
+  private Model load(String name) throws IOException {
     File f = new File(dir, name);
-    return f.isFile() ? MultiLayerNetwork.load(f) : null;
+    return f.isFile() ? Model.load(f) : null;
   }
 
   @Override

@@ -17,6 +17,10 @@
  * }
  * }</pre>
  *
+ * <p>The network may be a MultiLayerNetwork or a ComputationGraph (one input and one output for
+ * DataSet iterators): everything here is typed on {@link org.ndrt.nn.Model}, and the getters that
+ * return a model are generic methods ({@code ComputationGraph best = result.getBestModel()}).
+ *
  * <p>Epochs are numbered from 0. Nothing here is thread-safe: one trainer runs on one thread.
  */
 package org.ndrt.earlystopping;

@@ -19,7 +19,7 @@ import org.ndrt.Ops;
 import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 import org.ndrt.nn.RandomStreams;
 import org.ndrt.nn.listeners.TrainingListener;
 
@@ -44,9 +44,9 @@ final class FitRun {
   }
 
   private final ParallelWrapper pw;
-  private final MultiLayerNetwork net;
+  private final Model net;
   private final int workers;
-  private final MultiLayerNetwork[] replicas;
+  private final Model[] replicas;
   private final Device[] devices;
   private final List<BlockingQueue<Item>> queues = new ArrayList<>();
   private final Thread[] threads;
@@ -189,7 +189,7 @@ final class FitRun {
     Item held = null;
     try {
       Device dev = devices[w].attach();
-      MultiLayerNetwork replica = replica(w);
+      Model replica = replica(w);
       int inRound = 0; // minibatches fitted since the last meeting
       for (;;) {
         if (failure != null) {
@@ -238,10 +238,10 @@ final class FitRun {
    * The worker's replica: made on its first fit() (drawing from random stream w), else set to the
    * network's parameters; either way its random streams start at the network's offsets.
    */
-  private MultiLayerNetwork replica(int w) throws IOException {
+  private Model replica(int w) throws IOException {
     if (replicas[w] == null) {
       replicas[w] = saved != null && !devices[w].equals(net.params().device())
-          ? MultiLayerNetwork.load(saved) : net.clone();
+          ? Model.load(saved) : net.clone();
       RandomStreams.setStream(replicas[w], w);
     } else {
       pull(w, pw.averageUpdaters); // without averaged updaters each replica keeps its own state
@@ -257,7 +257,7 @@ final class FitRun {
    */
   private void advanceNetworkStreams() {
     long[] furthest = RandomStreams.offsets(net);
-    for (MultiLayerNetwork r : replicas) {
+    for (Model r : replicas) {
       if (r != null) {
         long[] o = RandomStreams.offsets(r);
         for (int i = 0; i < o.length; ++i) {
@@ -339,9 +339,9 @@ final class FitRun {
       home.attach();
     }
     try {
-      average(who, MultiLayerNetwork::params, net.params(), home);
+      average(who, Model::params, net.params(), home);
       if (pw.averageUpdaters) {
-        average(who, MultiLayerNetwork::updaterState, net.updaterState(), home);
+        average(who, Model::updaterState, net.updaterState(), home);
       }
       home.synchronize();
     } finally {
@@ -373,7 +373,7 @@ final class FitRun {
     }
   }
 
-  private void average(int[] who, Function<MultiLayerNetwork, Tensor> part, Tensor into, Device home) {
+  private void average(int[] who, Function<Model, Tensor> part, Tensor into, Device home) {
     if (into.numel() == 0) {
       return; // no updater state (SGD)
     }

@@ -8,7 +8,7 @@ import org.ndrt.Device;
 import org.ndrt.Ndrt;
 import org.ndrt.NdrtException;
 import org.ndrt.data.DataSetIterator;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 import org.ndrt.nn.listeners.TrainingListener;
 
 /**
@@ -20,6 +20,12 @@ import org.ndrt.nn.listeners.TrainingListener;
  *   pw.fit(trainIterator);   // one epoch; net then holds the averaged model
  * }
  * }</pre>
+ *
+ * <p><b>Networks.</b> Any {@link Model}: a {@link org.ndrt.nn.MultiLayerNetwork} or a {@link
+ * org.ndrt.nn.ComputationGraph} with one input and one output (the workers fit the iterator's
+ * DataSets with {@code Model.fit(DataSet)}; MultiDataSet iterators are not taken). One
+ * implementation on Model for both kinds; the class is not generic: {@link #getNetwork()} is a
+ * generic method that casts to the type the caller asks for.
  *
  * <p><b>Workers.</b> Each worker is a thread ({@code ndrt-worker-<i>}, started by {@link #fit} and
  * gone when it returns) attached to a device: round-robin over the CUDA devices when there are any,
@@ -99,14 +105,14 @@ import org.ndrt.nn.listeners.TrainingListener;
  */
 public final class ParallelWrapper implements AutoCloseable {
   // Package-private: FitRun (one fit()) reads the settings and fills the replicas.
-  final MultiLayerNetwork net;
+  final Model net;
   final int workers;
   final int prefetchBuffer;
   final int averagingFrequency;
   final boolean reportScoreAfterAveraging;
   final boolean averageUpdaters;
   final Device[] devices; // per worker
-  final MultiLayerNetwork[] replicas; // per worker, made by the worker's first fit()
+  final Model[] replicas; // per worker, made by the worker's first fit()
   final List<TrainingListener> listeners = new CopyOnWriteArrayList<>();
   volatile boolean stopRequested;
   private final Object reportLock = new Object();
@@ -126,7 +132,7 @@ public final class ParallelWrapper implements AutoCloseable {
     for (int w = 0; w < workers; ++w) {
       devices[w] = pool[w % pool.length];
     }
-    replicas = new MultiLayerNetwork[workers];
+    replicas = new Model[workers];
     listeners.addAll(b.listeners);
   }
 
@@ -142,9 +148,18 @@ public final class ParallelWrapper implements AutoCloseable {
     return d;
   }
 
-  /** The network this wrapper trains (the one given to the builder). */
-  public MultiLayerNetwork getNetwork() {
-    return net;
+  /**
+   * The network this wrapper trains (the one given to the builder), as the type the caller expects:
+   * {@code MultiLayerNetwork net = pw.getNetwork()} or {@code ComputationGraph g = pw.getNetwork()}.
+   * The cast is unchecked: asking for another kind than the builder was given throws
+   * ClassCastException at the caller's assignment.
+   *
+   * @param <T> the network's type (MultiLayerNetwork, ComputationGraph or Model)
+   * @return the network
+   */
+  @SuppressWarnings("unchecked")
+  public <T extends Model> T getNetwork() {
+    return (T) net;
   }
 
   /** The number of workers. */
@@ -326,7 +341,7 @@ public final class ParallelWrapper implements AutoCloseable {
 
   /** Builds a {@link ParallelWrapper}; every setting has Deeplearning4j's default unless noted. */
   public static final class Builder {
-    private final MultiLayerNetwork net;
+    private final Model net;
     private int workers;
     private int prefetchBuffer = 16;
     private int averagingFrequency = 1;
@@ -336,11 +351,12 @@ public final class ParallelWrapper implements AutoCloseable {
     private final List<TrainingListener> listeners = new ArrayList<>();
 
     /**
-     * @param net the network to train, initialised ({@code init()}); it receives the averaged model
+     * @param net the network to train (a MultiLayerNetwork, or a ComputationGraph with one input and
+     *     one output), initialised ({@code init()}); it receives the averaged model
      * @throws IllegalArgumentException if {@code net} is null
      * @throws IllegalStateException if it is not initialised or is closed
      */
-    public Builder(MultiLayerNetwork net) {
+    public Builder(Model net) {
       if (net == null) {
         throw new IllegalArgumentException("ParallelWrapper.Builder: the network must not be null");
       }

@@ -49,7 +49,8 @@ import org.ndrt.nn.updater.Updater;
  * evaluation), {@code averaging_sgd} (averaging every step with SGD equals the global batch),
  * {@code averaging_nesterovs} (every 3 steps with Nesterovs and averaged updater state equals
  * replicas averaged by hand, bit for bit), {@code jvm_signals} (the JVM's own SIGSEGV use survives MPI), and
- * {@code checkpoint} (stopped and resumed runs equal uninterrupted ones). Each named check that
+ * {@code checkpoint} (stopped and resumed runs equal uninterrupted ones), {@code graph} (a
+ * ComputationGraph: {@link DistributedGraphCheck}). Each named check that
  * fails on any rank counts once; rank 0 prints "distributed CHECK: N passed, M failed", and every
  * rank exits 1 when M > 0 (an exception exits at once, which ends the job).
  *
@@ -87,7 +88,7 @@ public final class DistributedCheck {
   private DistributedCheck() {}
 
   public static void main(String[] args) {
-    List<String> checks = List.of("api", "equality", "averaging_sgd", "averaging_nesterovs", "jvm_signals", "checkpoint");
+    List<String> checks = List.of("api", "equality", "averaging_sgd", "averaging_nesterovs", "jvm_signals", "checkpoint", "graph");
     if (args.length >= 1 && args[0].equals("compare")) {
       System.exit(compare(args)); // no MPI: two files of `train --out`
       return;
@@ -120,6 +121,7 @@ public final class DistributedCheck {
         case "averaging_nesterovs": averagingNesterovs(); break;
         case "jvm_signals": jvmSignals(); break;
         case "checkpoint": checkpoint(); break;
+        case "graph": DistributedGraphCheck.graph(world); break;
         case "train": train(job); break;
         default: throw new AssertionError(check);
       }

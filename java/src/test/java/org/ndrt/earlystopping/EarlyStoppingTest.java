@@ -22,7 +22,7 @@ import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.earlystopping.EarlyStoppingResult.TerminationReason;
-import org.ndrt.nn.MultiLayerNetwork;
+import org.ndrt.nn.Model;
 
 /**
  * The trainer's decision logic against scripted scores, with no real network: the network is null, a
@@ -102,7 +102,7 @@ class EarlyStoppingTest {
     }
 
     @Override
-    public IterationTerminationCondition fitEpoch(MultiLayerNetwork net, DataSetIterator train,
+    public IterationTerminationCondition fitEpoch(Model net, DataSetIterator train,
         List<IterationTerminationCondition> conditions) {
       assertNull(net);
       assertEquals(0, ((FakeIterator) train).next, "the trainer resets the iterator before each epoch");
@@ -133,7 +133,7 @@ class EarlyStoppingTest {
     }
 
     @Override
-    public double calculateScore(MultiLayerNetwork net) {
+    public double calculateScore(Model net) {
       assertTrue(calls < scores.length, "scored more often than scripted");
       return scores[calls++];
     }
@@ -158,7 +158,7 @@ class EarlyStoppingTest {
     }
 
     @Override
-    public void saveBestModel(MultiLayerNetwork net, double score) throws IOException {
+    public void saveBestModel(Model net, double score) throws IOException {
       if (failOnBest != null) {
         throw failOnBest;
       }
@@ -166,19 +166,19 @@ class EarlyStoppingTest {
     }
 
     @Override
-    public void saveLatestModel(MultiLayerNetwork net, double score) {
+    public void saveLatestModel(Model net, double score) {
       latest.put(epoch.getAsInt(), score);
       latestSaves++;
     }
 
     @Override
-    public MultiLayerNetwork getBestModel() {
+    public <T extends Model> T getBestModel() {
       bestGets++;
       return null;
     }
 
     @Override
-    public MultiLayerNetwork getLatestModel() {
+    public <T extends Model> T getLatestModel() {
       return null;
     }
   }
@@ -366,7 +366,7 @@ class EarlyStoppingTest {
   void exceptionInScoringOrSavingEndsWithError() {
     ScoreCalculator failing = new ScoreCalculator() {
       @Override
-      public double calculateScore(MultiLayerNetwork net) {
+      public double calculateScore(Model net) {
         throw new IllegalArgumentException("bad validation data");
       }
 

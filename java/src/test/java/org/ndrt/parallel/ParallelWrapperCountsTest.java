@@ -99,7 +99,7 @@ class ParallelWrapperCountsTest {
       assertEquals(wrapped.iterations, wrapped.modelCounts, "the model passed has that count when called");
       assertEquals(6, net.getIterationCount());
       assertEquals(6, net.getUpdaterStepCount(), "Adam's step goes with the averaged state");
-      for (MultiLayerNetwork replica : pw.replicas) {
+      for (org.ndrt.nn.Model replica : pw.replicas) {
         assertEquals(6, replica.getIterationCount(), "the network's count is a replica's");
         assertEquals(6, replica.getUpdaterStepCount());
       }
@@ -280,7 +280,7 @@ class ParallelWrapperCountsTest {
       assertEquals(12, net.getIterationCount());
       assertEquals(0, net.getUpdaterStepCount(), "the network's own state was not touched, nor its step count");
       assertBits(state, net.updaterState().toFloatArray(), "the network's updater state");
-      for (MultiLayerNetwork replica : pw.replicas) {
+      for (org.ndrt.nn.Model replica : pw.replicas) {
         assertEquals(12, replica.getUpdaterStepCount(), "each replica's step count goes with its own state");
       }
     }

@@ -29,6 +29,7 @@ import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
 import org.ndrt.data.DataSetIterator;
 import org.ndrt.data.ListDataSetIterator;
+import org.ndrt.nn.Model;
 import org.ndrt.nn.MultiLayerNetwork;
 import org.ndrt.nn.conf.Activation;
 import org.ndrt.nn.conf.InputType;
@@ -214,16 +215,16 @@ class ParallelWrapperTest {
   }
 
   /**
-   * Replicas cloned from {@code start}, worker w fitting minibatches w, w + workers, ... with plain
-   * MultiLayerNetwork.fit(DataSet), k of them per round; after each round the parameters (and the
+   * Replicas cloned from {@code start} (a MultiLayerNetwork or a ComputationGraph), worker w fitting
+   * minibatches w, w + workers, ... with plain Model.fit(DataSet), k of them per round; after each round the parameters (and the
    * updater state when {@code averageUpdaters}) of the workers that trained are averaged as
    * {@code (p_0 + p_1 + ...) * (float) (1.0 / m)} in Java float math and copied to every replica.
    * Runs under the cpu.threads value the wrapper uses, so every kernel splits its work the same way.
    */
-  static Reference reference(MultiLayerNetwork start, List<DataSet> batches, int workers, int k, boolean averageUpdaters) {
+  static Reference reference(Model start, List<DataSet> batches, int workers, int k, boolean averageUpdaters) {
     String threads = Ndrt.config("cpu.threads");
     Ndrt.setConfig("cpu.threads", Integer.toString(Math.max(1, Integer.parseInt(threads) / workers)));
-    MultiLayerNetwork[] r = new MultiLayerNetwork[workers];
+    Model[] r = new Model[workers];
     try {
       for (int w = 0; w < workers; w++) {
         r[w] = start.clone();
@@ -257,7 +258,7 @@ class ParallelWrapperTest {
         ref.params.add(p);
         ref.states.add(s);
         ref.scores.add(score / trained.size());
-        for (MultiLayerNetwork replica : r) {
+        for (Model replica : r) {
           try (Tensor t = Tensor.from(p, p.length)) {
             replica.setParams(t);
           }
@@ -270,7 +271,7 @@ class ParallelWrapperTest {
       }
       return ref;
     } finally {
-      for (MultiLayerNetwork replica : r) {
+      for (Model replica : r) {
         if (replica != null) {
           replica.close();
         }
@@ -311,9 +312,17 @@ class ParallelWrapperTest {
    */
   static void checkAgainstReference(Updater updater, int examples, int batch, int workers, int k, boolean averageUpdaters,
       Device... devices) {
+    try (MultiLayerNetwork net = network(updater)) {
+      checkAgainstReference(net, examples, batch, workers, k, averageUpdaters, devices);
+    }
+  }
+
+  /** {@link #checkAgainstReference(Updater, int, int, int, int, boolean, Device...)} on a given network of either kind. */
+  static void checkAgainstReference(Model net, int examples, int batch, int workers, int k, boolean averageUpdaters,
+      Device... devices) {
     List<DataSet> batches = all(data(examples, batch, 1));
     Recorder rec = new Recorder();
-    try (MultiLayerNetwork net = network(updater); MultiLayerNetwork start = net.clone()) {
+    try (Model start = net.clone()) {
       float[] stateBefore = net.updaterState().toFloatArray();
       ParallelWrapper.Builder b = new ParallelWrapper.Builder(net).workers(workers).averagingFrequency(k)
           .prefetchBuffer(2).averageUpdaters(averageUpdaters).listeners(rec);

@@ -79,8 +79,9 @@ public class EarlyStoppingTrainer {
   }
 
   /** The Deeplearning4j view of an org.ndrt.nn network the org.ndrt trainer hands over (usually {@link #net}'s). */
-  private MultiLayerNetwork view(org.ndrt.nn.MultiLayerNetwork n) {
-    return n == net.ndrtNetwork() ? net : new MultiLayerNetwork(net.getLayerWiseConfigurations(), n);
+  private MultiLayerNetwork view(org.ndrt.nn.Model n) {
+    return n == net.ndrtNetwork() ? net
+        : new MultiLayerNetwork(net.getLayerWiseConfigurations(), (org.ndrt.nn.MultiLayerNetwork) n);  // a copy of net: same kind
   }
 
   private List<org.ndrt.earlystopping.EpochTerminationCondition> epochConditions() {
@@ -132,7 +133,7 @@ public class EarlyStoppingTrainer {
   private org.ndrt.earlystopping.ScoreCalculator scoreCalculator(ScoreCalculator<MultiLayerNetwork> c) {
     return ndrtOf(c, org.ndrt.earlystopping.ScoreCalculator.class, () -> new org.ndrt.earlystopping.ScoreCalculator() {
       @Override
-      public double calculateScore(org.ndrt.nn.MultiLayerNetwork n) {
+      public double calculateScore(org.ndrt.nn.Model n) {
         return c.calculateScore(view(n));
       }
 
@@ -166,25 +167,27 @@ public class EarlyStoppingTrainer {
     }
 
     @Override
-    public void saveBestModel(org.ndrt.nn.MultiLayerNetwork n, double score) throws IOException {
+    public void saveBestModel(org.ndrt.nn.Model n, double score) throws IOException {
       saver.saveBestModel(view(n), score);
     }
 
     @Override
-    public void saveLatestModel(org.ndrt.nn.MultiLayerNetwork n, double score) throws IOException {
+    public void saveLatestModel(org.ndrt.nn.Model n, double score) throws IOException {
       saver.saveLatestModel(view(n), score);
     }
 
     @Override
-    public org.ndrt.nn.MultiLayerNetwork getBestModel() throws IOException {
+    @SuppressWarnings("unchecked")  // org.ndrt's generic getter: the trainer asks for a Model
+    public <M extends org.ndrt.nn.Model> M getBestModel() throws IOException {
       best = saver.getBestModel();
-      return best == null ? null : best.ndrtNetwork();
+      return best == null ? null : (M) best.ndrtNetwork();
     }
 
     @Override
-    public org.ndrt.nn.MultiLayerNetwork getLatestModel() throws IOException {
+    @SuppressWarnings("unchecked")
+    public <M extends org.ndrt.nn.Model> M getLatestModel() throws IOException {
       MultiLayerNetwork m = saver.getLatestModel();
-      return m == null ? null : m.ndrtNetwork();
+      return m == null ? null : (M) m.ndrtNetwork();
     }
 
     @Override
