@@ -13,7 +13,7 @@ output Xavier normal, zero biases; BN momentum 0.1 (DL4J decay 0.9), eps 1e-5; A
 
 Usage:
   resnet_torch.py speed --threads T --data DIR [--iters 50] [--warmup 10] [--reps 5] [--max-seconds 0]
-                        [--batch 64] [--width 16] [--stages 3] [--blocks 1]
+                        [--batch 64] [--width 32] [--stages 3] [--blocks 1]
                         [--variants all|eager,channels_last,...] [--label NAME]
   resnet_torch.py infer (the options of speed; --batch defaults to 256)
   resnet_torch.py accuracy --data DIR [--epochs 3] [--seeds 1] [--threads T] [--batch 128]
@@ -206,7 +206,7 @@ def main():
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--max-seconds", type=float, default=0.0, help="cap of warm-up and of each run (0: none)")
     p.add_argument("--seed", type=int, default=123, help="speed, infer: the weights' seed")
-    p.add_argument("--width", type=int, default=16)
+    p.add_argument("--width", type=int, default=32)
     p.add_argument("--stages", type=int, default=3)
     p.add_argument("--blocks", type=int, default=1)
     p.add_argument("--variants", default="all", help=f"comma-separated, of {', '.join(VARIANTS)}; or all")

@@ -13,7 +13,7 @@
 # Environment:
 #   ROUNDS (5), THREADS ("1 2"), ITERS (50), WARMUP (10), BATCH (64);
 #   MAX_SECONDS (5): cap of each warm-up and timed run;
-#   WIDTH (16), STAGES (3), BLOCKS (1): the network (ResNetMnist's --width/--stages/--blocks);
+#   WIDTH (32), STAGES (3), BLOCKS (1): the network (ResNetMnist's --width/--stages/--blocks);
 #   INFER (1; 0 skips), INFER_BATCH (256): inference runs (forward only, eval mode);
 #   GRAPH_COST (1; 0 skips): also LeNet as a ComputationGraph and as the MultiLayerNetwork from Java
 #     (ResNetBench --net lenet-graph / lenet-mln): what the graph's execution costs on the same layers;
@@ -47,7 +47,7 @@ iters="${ITERS:-50}"
 warmup="${WARMUP:-10}"
 batch="${BATCH:-64}"
 max_seconds="${MAX_SECONDS:-5}"
-net=(--width "${WIDTH:-16}" --stages "${STAGES:-3}" --blocks "${BLOCKS:-1}")
+net=(--width "${WIDTH:-32}" --stages "${STAGES:-3}" --blocks "${BLOCKS:-1}")
 infer="${INFER:-1}"
 infer_batch="${INFER_BATCH:-256}"
 graph_cost="${GRAPH_COST:-1}"

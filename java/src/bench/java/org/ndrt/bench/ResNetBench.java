@@ -33,7 +33,7 @@ import org.ndrt.nn.updater.Nesterovs;
  *
  * <pre>
  * java -cp ndrt.jar:ndrt-bench.jar org.ndrt.bench.ResNetBench speed|infer [--net resnet] [--threads T]
- *      [--iters 50] [--warmup 10] [--reps 5] [--max-seconds 0] [--batch 64 (infer: 256)] [--width 16]
+ *      [--iters 50] [--warmup 10] [--reps 5] [--max-seconds 0] [--batch 64 (infer: 256)] [--width 32]
  *      [--stages 3] [--blocks 1] [--seed 123] [--data DIR] [--profile 0|1]
  * </pre>
  *
@@ -142,7 +142,7 @@ public final class ResNetBench {
     int warmup = 10;
     int reps = 5;
     int batch = infer ? 256 : 64;
-    int width = 16;
+    int width = 32;
     int stages = 3;
     int blocks = 1;
     double maxSeconds = 0;
@@ -262,7 +262,7 @@ public final class ResNetBench {
       System.err.println("ResNetBench: " + error);
     }
     System.err.println("usage: ResNetBench speed|infer [--net resnet|lenet-graph|lenet-mln] [--threads T] [--iters 50]"
-        + " [--warmup 10] [--reps 5] [--max-seconds 0] [--batch 64 (infer: 256)] [--width 16] [--stages 3] [--blocks 1]"
+        + " [--warmup 10] [--reps 5] [--max-seconds 0] [--batch 64 (infer: 256)] [--width 32] [--stages 3] [--blocks 1]"
         + " [--seed 123] [--data DIR] [--profile 0|1]");
     System.exit(error == null ? 0 : 2);
   }

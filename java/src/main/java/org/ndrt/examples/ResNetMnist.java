@@ -39,8 +39,8 @@ import org.ndrt.nn.updater.Adam;
  *
  * <pre>
  * java -cp ndrt.jar org.ndrt.examples.ResNetMnist [--epochs 3] [--batch 128] [--lr 0.002]
- *      [--lr-drop-epoch 3] [--lr-drop 0.1] [--width 16] [--stages 3] [--blocks 1] [--threads T] [--seed 123] [--data DIR] [--save FILE]
- *      [--max-examples N] [--max-test-examples N] [--check]
+ *      [--lr-drop-epoch 3] [--lr-drop 0.1] [--width 32] [--stages 3] [--blocks 1] [--threads T]
+ *      [--seed 123] [--data DIR] [--save FILE] [--max-examples N] [--max-test-examples N] [--check]
  * </pre>
  *
  * <p>From epoch {@code --lr-drop-epoch} on (counted from 1) the learning rate is {@code --lr} times
@@ -99,12 +99,12 @@ public final class ResNetMnist {
   }
 
   public static void main(String[] args) throws Exception {
-    int epochs = 3; // see README: test accuracy after 1..3 epochs
+    int epochs = 3; // test accuracy 0.9952 after 3 (README, "Graph demos")
     int batch = 128;
     double lr = 0.002;
     int dropEpoch = 3;
     double drop = 0.1;
-    int width = 16;
+    int width = 32; // 16 levels off at 0.9924-0.9931
     int stages = 3;
     int blocks = 1;
     int threads = 0;
@@ -251,7 +251,7 @@ public final class ResNetMnist {
       System.err.println("ResNetMnist: " + error);
     }
     System.err.println("usage: ResNetMnist [--epochs 3] [--batch 128] [--lr 0.002] [--lr-drop-epoch 3] [--lr-drop 0.1]"
-        + " [--width 16] [--stages 3] [--blocks 1]"
+        + " [--width 32] [--stages 3] [--blocks 1]"
         + " [--threads T] [--seed 123] [--data DIR] [--save FILE] [--max-examples N] [--max-test-examples N] [--check]");
     System.exit(error == null ? 0 : 2);
   }
