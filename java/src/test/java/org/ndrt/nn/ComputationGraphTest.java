@@ -178,6 +178,46 @@ class ComputationGraphTest {
     }
   }
 
+  /** BatchNormalization's own activation (as Deeplearning4j's) trains as batch norm followed by an ActivationLayer. */
+  @Test
+  void batchNormWithAnActivationEqualsBatchNormThenActivationLayer() {
+    Supplier<ComputationGraphConfiguration> fused = () -> base().graphBuilder().addInputs("in")
+        .setInputTypes(InputType.convolutionalFlat(12, 12, 1))
+        .addLayer("c", new ConvolutionLayer.Builder(3, 3).nOut(4).activation(Activation.IDENTITY).build(), "in")
+        .addLayer("bn", new BatchNormalization.Builder().activation(Activation.RELU).build(), "c")
+        .addLayer("out", new OutputLayer.Builder(LossFunction.MCXENT).nOut(4).activation(Activation.SOFTMAX).build(), "bn")
+        .setOutputs("out").build();
+    ComputationGraphConfiguration split = base().graphBuilder().addInputs("in")
+        .setInputTypes(InputType.convolutionalFlat(12, 12, 1))
+        .addLayer("c", new ConvolutionLayer.Builder(3, 3).nOut(4).activation(Activation.IDENTITY).build(), "in")
+        .addLayer("bn", new BatchNormalization.Builder().build(), "c")
+        .addLayer("relu", new org.ndrt.nn.conf.layers.ActivationLayer.Builder(Activation.RELU).build(), "bn")
+        .addLayer("out", new OutputLayer.Builder(LossFunction.MCXENT).nOut(4).activation(Activation.SOFTMAX).build(), "relu")
+        .setOutputs("out").build();
+    Random r = new Random(17);
+    try (ComputationGraph a = new ComputationGraph(fused.get()); ComputationGraph b = new ComputationGraph(split);
+         ComputationGraph identity = new ComputationGraph(chainOf(fused.get()))) {
+      a.init();
+      b.init();
+      identity.init();
+      for (int i = 0; i < 3; ++i) {
+        try (DataSet ds = batch(r, 8)) {
+          a.fit(ds);
+          b.fit(ds);
+          identity.fit(ds);
+          assertEquals(b.score(), a.score(), "step " + i);
+          assertNotEquals(identity.score(), a.score(), "the activation is applied");
+        }
+      }
+      assertArrayEquals(b.params().toFloatArray(), a.params().toFloatArray());
+    }
+  }
+
+  /** {@code c} with the batch norm's activation back to IDENTITY. */
+  static ComputationGraphConfiguration chainOf(ComputationGraphConfiguration c) {
+    return ComputationGraphConfiguration.fromJson(c.toJson().replace("\"activation\": \"RELU\"", "\"activation\": \"IDENTITY\""));
+  }
+
   @Test
   void saveAndLoadGoOnTrainingBitForBit(@org.junit.jupiter.api.io.TempDir File dir) throws Exception {
     Random r = new Random(9);

@@ -4,6 +4,7 @@ import java.util.List;
 import org.ndrt.DType;
 import org.ndrt.Ops;
 import org.ndrt.Tensor;
+import org.ndrt.nn.conf.Activation;
 import org.ndrt.nn.conf.layers.BatchNormalization;
 
 /**
@@ -14,8 +15,11 @@ final class BatchNormImpl extends LayerImpl {
   private final long c;
   private final double momentum;
   private final double eps;
+  private final Activation act;  // applied after the normalisation (Deeplearning4j's batch norm does)
   private final DType sd;  // where the statistics are computed: f32, f64 when the layer computes in f64
   private Tensor xf;
+  private Tensor z;  // the normalised output, before the activation
+  private Tensor a;  // after it
 
   BatchNormImpl(BatchNormalization conf, DType dtype) {
     super(dtype);
@@ -23,6 +27,7 @@ final class BatchNormImpl extends LayerImpl {
     this.momentum = 1 - conf.decay();
     this.eps = conf.eps();
     this.sd = dtype == DType.F64 ? DType.F64 : DType.F32;
+    this.act = conf.activation() == null ? Activation.IDENTITY : conf.activation();
   }
 
   @Override
@@ -41,11 +46,14 @@ final class BatchNormImpl extends LayerImpl {
     } else {
       Ops.batchNormInference(xf, p[0], p[1], p[2], p[3], 1, eps, y);
     }
-    return asCompute("yc", y);
+    z = asCompute("yc", y);
+    a = act == Activation.IDENTITY ? z : Activations.forward(act, z, buffer("act", dtype, z.shape()));
+    return a;
   }
 
   @Override
-  public Tensor backward(Tensor dy, boolean needDx) {
+  public Tensor backward(Tensor dyAct, boolean needDx) {
+    Tensor dy = act == Activation.IDENTITY ? dyAct : Activations.backward(act, z, a, dyAct, buffer("dz", dtype, z.shape()));
     Tensor dx = buffer("dx", sd, xf.shape());
     Ops.batchNormBp(xf, p[0], buffer("mean", sd, c), buffer("invstd", sd, c), sd == DType.F64 ? dy : asF32("dyf", dy), 1, dx,
         g[0], g[1]);
