@@ -75,6 +75,31 @@ class LayerDefaultsTest {
     assertArrayEquals(fused.output(x).reshape(21).toFloatVector(), split.output(x).reshape(21).toFloatVector(), 1e-6f);
   }
 
+  /** A batch norm's own activation applies after the normalisation (it was refused before). */
+  @Test
+  void batchNormWithAnActivationApplies() {
+    java.util.function.Function<Activation, MultiLayerNetwork> make = act -> {
+      org.deeplearning4j.nn.conf.layers.BatchNormalization.Builder bn =
+          new org.deeplearning4j.nn.conf.layers.BatchNormalization.Builder();
+      if (act != null) {
+        bn.activation(act);
+      }
+      MultiLayerNetwork n = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(4).list()
+          .layer(new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(5).nOut(6).activation(Activation.IDENTITY).build())
+          .layer(bn.build())
+          .layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(LossFunction.MSE).nIn(6).nOut(6)
+              .activation(Activation.IDENTITY).build()).build());
+      n.init();
+      return n;
+    };
+    INDArray x = Nd4j.rand(7, 5).subi(0.5);
+    float[] plain = make.apply(null).output(x).reshape(42).toFloatVector();
+    float[] relu = make.apply(Activation.RELU).output(x).reshape(42).toFloatVector();
+    float[] tanh = make.apply(Activation.TANH).output(x).reshape(42).toFloatVector();
+    assertNotEquals(java.util.Arrays.toString(plain), java.util.Arrays.toString(relu));
+    assertNotEquals(java.util.Arrays.toString(relu), java.util.Arrays.toString(tanh));
+  }
+
   @Test
   void embeddingTakesTheVocabularyFromARecurrentInputType() {
     for (int given : new int[] {0, 5, 10}) {

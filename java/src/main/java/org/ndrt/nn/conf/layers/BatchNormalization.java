@@ -43,6 +43,9 @@ public final class BatchNormalization extends Layer {
     if (in.isRecurrent()) {
       throw error("does not take sequences yet, got " + in);
     }
+    if (in.isConvolutional() && activation() == Activation.SOFTMAX) {
+      throw error("softmax over images is not supported (it would run over the width)");
+    }
     long c = in.isConvolutional() ? in.channels : in.size;
     resolveNIn(c);
     nOut = c;

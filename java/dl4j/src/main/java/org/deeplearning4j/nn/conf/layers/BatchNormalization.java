@@ -45,14 +45,13 @@ public class BatchNormalization extends FeedForwardLayer {
       throw refuse("minibatch(false)");
     }
     // The network-wide activation does not reach batch normalisation in org.ndrt.nn (identity), as in
-    // Deeplearning4j's usual use; one set on this layer must be identity.
-    if (activationFn != null || activation != null) {
-      org.ndrt.nn.conf.Activation a = org.ndrt.dl4j.Mapping.activation(activation, activationFn);
-      if (a != org.ndrt.nn.conf.Activation.IDENTITY && explicitActivation) {
-        throw refuse("activation(" + a + ") (org.ndrt.nn's batch normalisation has no activation)");
-      }
+    // Deeplearning4j's usual use; one set on this layer applies after the normalisation.
+    org.ndrt.nn.conf.layers.BatchNormalization.Builder b =
+        sized(new org.ndrt.nn.conf.layers.BatchNormalization.Builder(), false).decay(decay).eps(eps);
+    if (explicitActivation && (activationFn != null || activation != null)) {
+      b.activation(org.ndrt.dl4j.Mapping.activation(activation, activationFn));
     }
-    return sized(new org.ndrt.nn.conf.layers.BatchNormalization.Builder(), false).decay(decay).eps(eps).build();
+    return b.build();
   }
 
   protected boolean explicitActivation;
