@@ -331,6 +331,39 @@ class ComputationGraphTest {
     }
   }
 
+  /** Mixed precision: the vertices compute in bf16 on the f32 master weights; the graph still learns. */
+  @Test
+  void aGraphTrainsUnderMixedPrecision() {
+    ComputationGraphConfiguration c = new NeuralNetConfiguration.Builder().seed(7).updater(new Adam(0.01))
+        .activation(Activation.RELU).dataType(DType.BF16).graphBuilder()
+        .addInputs("x", "hint")
+        .setInputTypes(InputType.feedForward(6), InputType.feedForward(3))
+        .addLayer("dx", new DenseLayer.Builder().nOut(16).build(), "x")
+        .addLayer("dh", new DenseLayer.Builder().nOut(16).activation(Activation.TANH).build(), "hint")
+        .addVertex("sum", new ElementWiseVertex(ElementWiseVertex.Op.Add), "dx", "dh")
+        .addVertex("prod", new ElementWiseVertex(ElementWiseVertex.Op.Product), "dx", "dh")
+        .addVertex("m", new MergeVertex(), "sum", "prod")
+        .addLayer("bn", new BatchNormalization.Builder().build(), "m")
+        .addLayer("cls", new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build(), "bn")
+        .addLayer("reg", new OutputLayer.Builder(LossFunction.MSE).nOut(1).activation(Activation.IDENTITY).build(), "bn")
+        .setOutputs("cls", "reg")
+        .build();
+    Random r = new Random(5);
+    try (ComputationGraph g = new ComputationGraph(c); MultiDataSet test = twoInputBatch(new Random(98), 256)) {
+      g.init();
+      double first = g.score(test);
+      for (int i = 0; i < 300; ++i) {
+        try (MultiDataSet m = twoInputBatch(r, 32)) {
+          g.fit(m);
+        }
+        assertTrue(Double.isFinite(g.score()), "step " + i + " score " + g.score());
+      }
+      double last = g.score(test);
+      assertTrue(last < first * 0.5, "score " + first + " -> " + last);
+      assertEquals(300 - g.skippedSteps(), g.getUpdaterStepCount());
+    }
+  }
+
   @Test
   void jsonRoundTripGivesTheSameGraphAndOutputs() {
     ComputationGraphConfiguration c = twoInputs();
