@@ -365,6 +365,22 @@ class ComputationGraphTest {
   }
 
   @Test
+  void aConvolutionWithoutBiasHasNoBiasParametersAndRoundTrips() {
+    Supplier<ComputationGraphConfiguration> make = () -> base().graphBuilder().addInputs("in")
+        .setInputTypes(InputType.convolutional(6, 6, 2))
+        .addLayer("c", new ConvolutionLayer.Builder(3, 3).nOut(5).hasBias(false).build(), "in")
+        .addLayer("out", new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build(), "c")
+        .setOutputs("out").build();
+    ComputationGraphConfiguration c = make.get();
+    assertTrue(c.toJson().contains("\"hasBias\": false"), c.toJson());
+    assertEquals(c.toJson(), ComputationGraphConfiguration.fromJson(c.toJson()).toJson());
+    try (ComputationGraph g = new ComputationGraph(c)) {
+      g.init();
+      assertEquals(5 * 2 * 3 * 3 + (5 * 4 * 4) * 3 + 3, g.numParams());
+    }
+  }
+
+  @Test
   void jsonRoundTripGivesTheSameGraphAndOutputs() {
     ComputationGraphConfiguration c = twoInputs();
     ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(c.toJson());

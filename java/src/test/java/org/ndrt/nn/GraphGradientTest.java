@@ -213,7 +213,7 @@ class GraphGradientTest {
         .addInputs("img")
         .setInputTypes(InputType.convolutional(5, 5, 2))
         .addLayer("c1", new ConvolutionLayer.Builder(3, 3).nOut(3).convolutionMode(ConvMode.Same).build(), "img")
-        .addLayer("c2", new ConvolutionLayer.Builder(3, 3).nOut(2).convolutionMode(ConvMode.Same)
+        .addLayer("c2", new ConvolutionLayer.Builder(3, 3).nOut(2).convolutionMode(ConvMode.Same).hasBias(false)
             .activation(Activation.RELU).build(), "img")
         .addVertex("m", new MergeVertex(), "c1", "c2")
         .addLayer("bn", new BatchNormalization.Builder().build(), "m")

@@ -52,10 +52,10 @@ final class ConvolutionImpl extends ImageLayerImpl {
   /**
    * Whether this layer and a 2x2 max pooling at stride 2 after it can run as ndrt's direct kernel
    * fused with the pooling (conv2d_bias_max_pool2x2): {@link #directForward}, NCHW, no activation,
-   * an even output height.
+   * an even output height, a bias (the fused op adds one).
    */
   boolean canFusePool() {
-    return directForward() && !nhwc && act == Activation.IDENTITY && outShape[1] % 2 == 0;
+    return directForward() && !nhwc && act == Activation.IDENTITY && outShape[1] % 2 == 0 && conf.hasBias();
   }
 
   /** Runs this layer's forward fused with {@code p}'s (which then passes the pooled output on). */
@@ -76,9 +76,8 @@ final class ConvolutionImpl extends ImageLayerImpl {
   public List<ParamSpec> params() {
     long k = kernel[0] * kernel[1];
     double fanOut = conf.nOut() * k / ((double) stride[0] * stride[1]);  // Deeplearning4j's fans
-    return List.of(
-        ParamSpec.weight("W", conf.nIn() * k, fanOut, conf.nOut(), conf.nIn(), kernel[0], kernel[1]),
-        ParamSpec.bias("b", 0, false, conf.nOut()));
+    ParamSpec w = ParamSpec.weight("W", conf.nIn() * k, fanOut, conf.nOut(), conf.nIn(), kernel[0], kernel[1]);
+    return conf.hasBias() ? List.of(w, ParamSpec.bias("b", 0, false, conf.nOut())) : List.of(w);
   }
 
   @Override
@@ -89,7 +88,7 @@ final class ConvolutionImpl extends ImageLayerImpl {
     }
     long n = in.shape()[0];
     z = buffer("z", dtype, opShape(n, outShape));
-    Ops.conv2dBias(x, weights(), p[1], stride, padding, same, dilation, 1, layout(), 0, z);
+    convolve(x, weights(), layout(), z);
     y = act == Activation.IDENTITY ? z : Activations.forward(act, z, buffer("y", dtype, z.shape()));
     return layerOutput("y_nchw", y);
   }
@@ -104,8 +103,17 @@ final class ConvolutionImpl extends ImageLayerImpl {
       return super.activation(y);
     }
     try (Tensor c = Tensor.empty(dtype, opShape(x.shape()[0], outShape))) {
-      Ops.conv2dBias(x, p[0], p[1], stride, padding, same, dilation, 1, 0, 0, c);
+      convolve(x, p[0], 0, c);
       return f32Copy(c);
+    }
+  }
+
+  /** z = x * w (+ b) in {@code layout}. */
+  private void convolve(Tensor in, Tensor w, long layout, Tensor z) {
+    if (conf.hasBias()) {
+      Ops.conv2dBias(in, w, p[1], stride, padding, same, dilation, 1, layout, 0, z);
+    } else {
+      Ops.conv2d(in, w, stride, padding, same, dilation, 1, layout, 0, z);
     }
   }
 
@@ -132,7 +140,9 @@ final class ConvolutionImpl extends ImageLayerImpl {
     } else {
       Ops.conv2dBpWeights(x, w, dz, stride, padding, same, dilation, 1, 0, 0, g[0]);
     }
-    Ops.conv2dBpBias(dz, layout(), g[1]);
+    if (conf.hasBias()) {
+      Ops.conv2dBpBias(dz, layout(), g[1]);
+    }
     if (!needDx) {
       return null;  // the first layer: no gradient of the data, one convolution saved
     }

@@ -5,10 +5,21 @@ import org.ndrt.nn.conf.Activation;
 import org.ndrt.nn.conf.InputType;
 import org.ndrt.nn.conf.Json;
 
-/** 2-D convolution, NCHW: weights [nOut, nIn, kH, kW], bias [nOut]. Default activation: identity. */
+/**
+ * 2-D convolution, NCHW: weights [nOut, nIn, kH, kW], bias [nOut] unless {@code hasBias(false)} (e.g.
+ * before a batch normalisation, whose beta makes a bias redundant). Default activation: identity.
+ */
 public final class ConvolutionLayer extends WindowLayer {
+  private final boolean hasBias;
+
   private ConvolutionLayer(Builder b) {
     super(b);
+    this.hasBias = b.hasBias;
+  }
+
+  /** Whether the layer adds a bias (true unless the builder said hasBias(false)). */
+  public boolean hasBias() {
+    return hasBias;
   }
 
   public int[] dilation() {
@@ -48,11 +59,16 @@ public final class ConvolutionLayer extends WindowLayer {
   public Map<String, Object> toJson() {
     Map<String, Object> m = super.toJson();
     putWindow(m, true);
+    if (!hasBias) {
+      m.put("hasBias", false);  // only when off: earlier files stay byte for byte the same
+    }
     return m;
   }
 
   /** {@code new ConvolutionLayer.Builder(5, 5).nOut(20).stride(1, 1).build()}. */
   public static final class Builder extends WindowLayer.Builder<Builder> {
+    private boolean hasBias = true;
+
     public Builder(int kH, int kW) {
       this();
       kernelSize(kH, kW);
@@ -66,6 +82,12 @@ public final class ConvolutionLayer extends WindowLayer {
       return setDilation(dH, dW);
     }
 
+    /** Deeplearning4j's {@code hasBias}: false leaves the bias out (default true). */
+    public Builder hasBias(boolean hasBias) {
+      this.hasBias = hasBias;
+      return this;
+    }
+
     @Override
     public ConvolutionLayer build() {
       return new ConvolutionLayer(this);
@@ -73,7 +95,7 @@ public final class ConvolutionLayer extends WindowLayer {
 
     static Builder fromJson(Map<String, Object> m) {
       int[] d = Json.pair(m, "dilation");
-      return new Builder().windowFromJson(m).dilation(d[0], d[1]);
+      return new Builder().windowFromJson(m).dilation(d[0], d[1]).hasBias(Json.bool(m, "hasBias", true));
     }
   }
 }
