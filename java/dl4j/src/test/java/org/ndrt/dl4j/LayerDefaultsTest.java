@@ -75,6 +75,21 @@ class LayerDefaultsTest {
     assertArrayEquals(fused.output(x).reshape(21).toFloatVector(), split.output(x).reshape(21).toFloatVector(), 1e-6f);
   }
 
+  /** ConvolutionLayer.hasBias(false) leaves the bias out (it was refused before). */
+  @Test
+  void convolutionWithoutBias() {
+    for (boolean bias : new boolean[] {true, false}) {
+      MultiLayerNetwork n = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(4).list()
+          .layer(new org.deeplearning4j.nn.conf.layers.ConvolutionLayer.Builder(3, 3).nOut(4).hasBias(bias).build())
+          .layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(LossFunction.MCXENT).nOut(2)
+              .activation(Activation.SOFTMAX).build())
+          .setInputType(InputType.convolutional(5, 5, 1)).build());
+      n.init();
+      assertEquals(4 * 9 + (bias ? 4 : 0) + 4 * 9 * 2 + 2, n.numParams());
+      assertEquals(3, n.output(Nd4j.rand(3, 1, 5, 5)).size(0));
+    }
+  }
+
   /** A batch norm's own activation applies after the normalisation (it was refused before). */
   @Test
   void batchNormWithAnActivationApplies() {

@@ -57,15 +57,12 @@ public class ConvolutionLayer extends FeedForwardLayer {
 
   @Override
   public org.ndrt.nn.conf.layers.Layer ndrtLayer() {
-    if (!hasBias) {
-      throw refuse("hasBias(false)");
-    }
     if (dataFormat != CNN2DFormat.NCHW) {
       throw refuse("dataFormat(CNN2DFormat." + dataFormat + ")");
     }
     return sized(new org.ndrt.nn.conf.layers.ConvolutionLayer.Builder(kernelSize[0], kernelSize[1]), true)
         .stride(stride[0], stride[1]).padding(padding[0], padding[1]).dilation(dilation[0], dilation[1])
-        .convolutionMode(Mapping.convMode(convolutionMode, this)).build();
+        .convolutionMode(Mapping.convMode(convolutionMode, this)).hasBias(hasBias).build();
   }
 
   static int[] pair(String what, int... v) {
