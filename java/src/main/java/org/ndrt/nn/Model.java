@@ -188,6 +188,23 @@ public abstract class Model implements AutoCloseable {
     return flat.params.numel();
   }
 
+  /**
+   * The parameter count of layer {@code layer} (an index into configuration().layers()): every tensor
+   * its ParamSpecs name, running statistics included, as Deeplearning4j's Layer.numParams() counts.
+   */
+  public long numParams(int layer) {
+    ensureInit();
+    LayerImpl[] ls = layers();
+    if (layer < 0 || layer >= ls.length) {
+      throw new IllegalArgumentException("numParams(" + layer + "): the network has " + ls.length + " layers");
+    }
+    long n = 0;
+    for (org.ndrt.nn.layers.ParamSpec p : ls[layer].params()) {
+      n += p.numel();
+    }
+    return n;
+  }
+
   /** The network's own flat f32 parameter vector (layer parameters are views of it): do not close. */
   public Tensor params() {
     ensureInit();
