@@ -14,6 +14,8 @@
 # small pom, each jar alone (no transitive dependencies). MVN overrides the mvn command;
 # KEEP=1 keeps the work directory. Each file is compiled with the examples' sources on the source
 # path, so an error in a file it uses (e.g. utils/PlotUtil) shows as its first error.
+# compile_graph_examples.sh reuses this script: EXAMPLE_DIRS (folders under examples/ to copy) and
+# EXAMPLE_FILES (files under them to compile; default every file copied) override what is compiled.
 set -u
 src_repo=${1:?usage: compile_quickstarts.sh EXAMPLES [BUILD_DIR]}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +25,8 @@ mvn=${MVN:-mvn}
 work=$(mktemp -d)
 [ "${KEEP:-0}" = 1 ] && echo "work directory: $work" || trap 'rm -rf "$work"' EXIT
 base=dl4j-examples/src/main/java/org/deeplearning4j/examples
-paths="$base/quickstart $base/utils"
+paths=""
+for d in ${EXAMPLE_DIRS:-quickstart utils}; do paths="$paths $base/$d"; done
 
 # --- the example sources
 mkdir -p "$work/src"
@@ -78,7 +81,12 @@ cp="${ours#:}:$(cat "$work/cp.txt")"
 
 # --- compile each file
 ok=0 failed=0
-files=$(cd "$root" && find org -name '*.java' | sort)
+if [ -n "${EXAMPLE_FILES:-}" ]; then
+  files=""
+  for f in $EXAMPLE_FILES; do files="$files org/deeplearning4j/examples/$f"; done
+else
+  files=$(cd "$root" && find org -name '*.java' | sort)
+fi
 for f in $files; do
   out="$work/classes"
   rm -rf "$out" && mkdir -p "$out"

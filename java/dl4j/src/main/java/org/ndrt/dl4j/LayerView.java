@@ -11,7 +11,8 @@ import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 public final class LayerView {
   private LayerView() {}
 
-  public static Layer of(NeuralNetConfiguration c, int index) {
+  /** {@code numParams} gives the layer's parameter count from the network (it throws before init). */
+  public static Layer of(NeuralNetConfiguration c, int index, java.util.function.LongSupplier numParams) {
     org.deeplearning4j.nn.conf.layers.Layer l = c.getLayer();
     Layer.Type type = l instanceof ConvolutionLayer ? Layer.Type.CONVOLUTIONAL
         : l instanceof SubsamplingLayer ? Layer.Type.SUBSAMPLING : l instanceof BaseRecurrentLayer ? Layer.Type.RECURRENT
@@ -30,6 +31,11 @@ public final class LayerView {
       @Override
       public Layer.Type type() {
         return type;
+      }
+
+      @Override
+      public long numParams() {
+        return numParams.getAsLong();
       }
     };
   }

@@ -15,4 +15,7 @@ public interface Layer {
   int getIndex();
 
   Type type();
+
+  /** The layer's parameter count (the network must be initialised). */
+  long numParams();
 }

@@ -222,6 +222,8 @@ public class ComputationGraphConfiguration implements Serializable, Cloneable {
     protected int tbpttBackLength = 20;
     protected NeuralNetConfiguration.Builder globalConfiguration;
     protected String lastAdded;
+    // Deeplearning4j's map of preprocessors by layer name, applied at build(); setInputPreProcessors replaces it.
+    protected Map<String, InputPreProcessor> inputPreProcessors = new LinkedHashMap<>();
 
     public GraphBuilder(NeuralNetConfiguration.Builder globalConfiguration) {
       this.globalConfiguration = globalConfiguration;
@@ -325,6 +327,18 @@ public class ComputationGraphConfiguration implements Serializable, Cloneable {
       return this;
     }
 
+    /**
+     * Replaces the map of preprocessors by layer name (as Deeplearning4j's setter does: a second call
+     * drops the first call's entries); build() puts each before its layer, over one given at addLayer.
+     */
+    public void setInputPreProcessors(Map<String, InputPreProcessor> inputPreProcessors) {
+      this.inputPreProcessors = new LinkedHashMap<>(inputPreProcessors);
+    }
+
+    public Map<String, InputPreProcessor> getInputPreProcessors() {
+      return inputPreProcessors;
+    }
+
     public GraphBuilder removeVertex(String vertexName) {
       return removeVertex(vertexName, true);
     }
@@ -413,14 +427,20 @@ public class ComputationGraphConfiguration implements Serializable, Cloneable {
      * given is set from the inferred types. Settings org.ndrt.nn lacks are refused at init.
      */
     public ComputationGraphConfiguration build() {
+      for (String name : inputPreProcessors.keySet()) {
+        if (!(vertices.get(name) instanceof LayerVertex)) {
+          throw new IllegalArgumentException("setInputPreProcessors: \"" + name + "\" is not a layer of the graph");
+        }
+      }
       NeuralNetConfiguration.Builder g = globalConfiguration;
       ComputationGraphConfiguration c = new ComputationGraphConfiguration();
       for (Map.Entry<String, GraphVertex> e : vertices.entrySet()) {
         GraphVertex v = e.getValue() instanceof LayerVertex ? e.getValue() : e.getValue().clone();
         if (v instanceof LayerVertex) {
           LayerVertex lv = (LayerVertex) v;
+          InputPreProcessor pre = inputPreProcessors.getOrDefault(e.getKey(), lv.getPreProcessor());
           v = new LayerVertex(new NeuralNetConfiguration(lv.getLayerConf().getLayer().clone(), g.seed, g.optimizationAlgo,
-              g.miniBatch), lv.getPreProcessor());
+              g.miniBatch), pre);
           ((LayerVertex) v).setOutputVertex(networkOutputs.contains(e.getKey()));
         }
         c.vertices.put(e.getKey(), v);

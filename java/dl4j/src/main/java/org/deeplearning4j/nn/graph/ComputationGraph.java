@@ -376,7 +376,7 @@ public class ComputationGraph implements Model, AutoCloseable {
     for (Map.Entry<String, GraphVertex> e : conf.getVertices().entrySet()) {
       if (e.getValue() instanceof LayerVertex) {
         if (e.getKey().equals(name)) {
-          return LayerView.of(((LayerVertex) e.getValue()).getLayerConf(), i);
+          return LayerView.of(((LayerVertex) e.getValue()).getLayerConf(), i, () -> layerParams(name));
         }
         ++i;
       }
@@ -391,12 +391,36 @@ public class ComputationGraph implements Model, AutoCloseable {
 
   public Layer[] getLayers() {
     List<Layer> out = new ArrayList<>();
-    for (GraphVertex v : conf.getVertices().values()) {
+    for (Map.Entry<String, GraphVertex> e : conf.getVertices().entrySet()) {
+      GraphVertex v = e.getValue();
       if (v instanceof LayerVertex) {
-        out.add(LayerView.of(((LayerVertex) v).getLayerConf(), out.size()));
+        String name = e.getKey();
+        out.add(LayerView.of(((LayerVertex) v).getLayerConf(), out.size(), () -> layerParams(name)));
       }
     }
     return out.toArray(new Layer[0]);
+  }
+
+  /** The number of layer vertices (Deeplearning4j counts only those, not the other vertices). */
+  public int getNumLayers() {
+    int n = 0;
+    for (GraphVertex v : conf.getVertices().values()) {
+      n += v instanceof LayerVertex ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** org.ndrt.nn's parameter count of the layer vertex {@code name} (its index among the graph's layers). */
+  private long layerParams(String name) {
+    org.ndrt.nn.conf.ComputationGraphConfiguration c = net().getConfiguration();
+    List<org.ndrt.nn.conf.layers.Layer> layers = c.layers();
+    org.ndrt.nn.conf.layers.Layer l = c.node(name).layer;
+    for (int i = 0; i < layers.size(); ++i) {
+      if (layers.get(i) == l) {
+        return net.numParams(i);
+      }
+    }
+    throw new IllegalStateException("numParams(): layer vertex \"" + name + "\" is not among org.ndrt.nn's layers");
   }
 
   public int getEpochCount() {

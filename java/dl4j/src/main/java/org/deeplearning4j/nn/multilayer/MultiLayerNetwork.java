@@ -412,7 +412,7 @@ public class MultiLayerNetwork implements Model, AutoCloseable {
     if (vae != null) {
       return vaeLayers.computeIfAbsent(i, k -> new org.deeplearning4j.nn.layers.variational.VariationalAutoencoder(c, k, vae));
     }
-    return LayerView.of(c, i);
+    return LayerView.of(c, i, () -> net().numParams(ndrtIndex[i]));
   }
 
   public Layer[] getLayers() {
