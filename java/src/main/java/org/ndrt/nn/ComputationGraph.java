@@ -179,56 +179,22 @@ public final class ComputationGraph extends Model {
    * @return true when {@code stopAfter} ended the epoch early
    */
   public boolean fitEpoch(Iterator<?> it, DoublePredicate stopAfter) {
-    return fitEpochOf(it, stopAfter);
-  }
-
-  @Override
-  public boolean fitEpoch(DataSetIterator it, DoublePredicate stopAfter) {
-    return fitEpochOf(it, stopAfter);
-  }
-
-  private boolean fitEpochOf(Iterator<?> it, DoublePredicate stopAfter) {
-    ensureInit();
-    boolean multi = it instanceof MultiDataSetIterator;
-    if (!multi && !(it instanceof DataSetIterator)) {
+    if (it instanceof DataSetIterator) {
+      return fitEpoch((DataSetIterator) it, stopAfter);
+    }
+    if (!(it instanceof MultiDataSetIterator)) {
       throw new IllegalArgumentException("fitEpoch: need a DataSetIterator or a MultiDataSetIterator, got " + it);
     }
-    if (!it.hasNext()) {
-      if (multi) {
-        ((MultiDataSetIterator) it).reset();
-      } else {
-        ((DataSetIterator) it).reset();
+    ensureInit();
+    MultiDataSetIterator m = (MultiDataSetIterator) it;
+    if (!m.hasNext()) {
+      m.reset();
+    }
+    return runEpoch(m, -1, -1, mds -> {
+      try (MultiDataSet d = mds) {
+        fit(d);
       }
-    }
-    long iters = -1;
-    int batch = -1;
-    if (!multi) {
-      DataSetIterator d = (DataSetIterator) it;
-      batch = d.batchSize();
-      iters = batch > 0 && d.numExamples() > 0 ? (d.numExamples() + batch - 1) / batch : -1;
-    }
-    for (TrainingListener l : listeners) {
-      l.onEpochStart(this, epoch, iters, batch);
-    }
-    boolean stopped = false;
-    while (!stopped && it.hasNext()) {
-      Object next = it.next();
-      if (multi) {
-        try (MultiDataSet m = (MultiDataSet) next) {
-          fit(m);
-        }
-      } else {
-        try (DataSet d = (DataSet) next) {
-          fit(d);
-        }
-      }
-      stopped = stopAfter != null && stopAfter.test(score);
-    }
-    for (TrainingListener l : listeners) {
-      l.onEpochEnd(this, epoch);
-    }
-    ++epoch;
-    return stopped;
+    }, stopAfter);
   }
 
   // ----------------------------------------------------------------------------------- inference

@@ -4,8 +4,10 @@ import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.DoublePredicate;
 import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
@@ -52,12 +54,48 @@ public abstract class Model implements AutoCloseable {
   public abstract void fit(DataSet ds);
 
   /**
-   * One epoch over the iterator that may end early: after each minibatch {@code stopAfter} (may be
-   * null) gets its score, and true ends the epoch there (early stopping's iteration conditions).
+   * One epoch over the iterator (reset first when it has nothing left; each DataSet taken is closed)
+   * that may end early: after each minibatch {@code stopAfter} (may be null) gets its score, and true
+   * ends the epoch there (early stopping's iteration conditions). The listeners see the epoch start
+   * and end either way, and the epoch count advances.
    *
    * @return true when {@code stopAfter} ended the epoch early
    */
-  public abstract boolean fitEpoch(DataSetIterator it, DoublePredicate stopAfter);
+  public boolean fitEpoch(DataSetIterator it, DoublePredicate stopAfter) {
+    ensureInit();
+    if (!it.hasNext()) {
+      it.reset();
+    }
+    int batch = it.batchSize();
+    long examples = it.numExamples();
+    long iters = batch > 0 && examples > 0 ? (examples + batch - 1) / batch : -1;
+    return runEpoch(it, iters, batch, ds -> {
+      try (DataSet d = ds) {
+        fit(d);
+      }
+    }, stopAfter);
+  }
+
+  /**
+   * The epoch loop: listeners told of its start ({@code iters} minibatches of {@code batch}, -1 when
+   * unknown) and end, each minibatch of {@code it} given to {@code fitAndClose}, {@code stopAfter}
+   * asked after each; the epoch count advances.
+   */
+  final <T> boolean runEpoch(Iterator<T> it, long iters, int batch, Consumer<T> fitAndClose, DoublePredicate stopAfter) {
+    for (TrainingListener l : listeners) {
+      l.onEpochStart(this, epoch, iters, batch);
+    }
+    boolean stopped = false;
+    while (!stopped && it.hasNext()) {
+      fitAndClose.accept(it.next());
+      stopped = stopAfter != null && stopAfter.test(score);
+    }
+    for (TrainingListener l : listeners) {
+      l.onEpochEnd(this, epoch);
+    }
+    ++epoch;
+    return stopped;
+  }
 
   /** The score of one minibatch in inference mode, without changing the network. */
   public abstract double score(DataSet ds);

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.DoublePredicate;
 import org.ndrt.DType;
 import org.ndrt.Ops;
 import org.ndrt.Tensor;
@@ -115,39 +114,6 @@ public final class MultiLayerNetwork extends Model {
   /** One epoch over the iterator (reset first when it has nothing left); closes each DataSet it takes. */
   public void fit(DataSetIterator it) {
     fitEpoch(it, null);
-  }
-
-  /**
-   * One epoch that may end early: after each minibatch {@code stopAfter} gets its score, and true
-   * ends the epoch there (early stopping's iteration conditions). The listeners see the epoch start
-   * and end either way, and the epoch count advances.
-   *
-   * @return true when {@code stopAfter} ended the epoch early
-   */
-  @Override
-  public boolean fitEpoch(DataSetIterator it, DoublePredicate stopAfter) {
-    ensureInit();
-    if (!it.hasNext()) {
-      it.reset();
-    }
-    int batch = it.batchSize();
-    long examples = it.numExamples();
-    long iters = batch > 0 && examples > 0 ? (examples + batch - 1) / batch : -1;
-    for (TrainingListener l : listeners) {
-      l.onEpochStart(this, epoch, iters, batch);
-    }
-    boolean stopped = false;
-    while (!stopped && it.hasNext()) {
-      try (DataSet ds = it.next()) {
-        fit(ds);
-      }
-      stopped = stopAfter != null && stopAfter.test(score);
-    }
-    for (TrainingListener l : listeners) {
-      l.onEpochEnd(this, epoch);
-    }
-    ++epoch;
-    return stopped;
   }
 
   /** {@code epochs} epochs over the iterator. */

@@ -128,12 +128,7 @@ public final class ModelSerializer {
   }
 
   public static MultiLayerNetwork restoreMultiLayerNetwork(InputStream stream, boolean loadUpdater) throws IOException {
-    File tmp = copy(stream);
-    try {
-      return restoreMultiLayerNetwork(tmp, loadUpdater);
-    } finally {
-      Files.deleteIfExists(tmp.toPath());
-    }
+    return fromStream(stream, f -> restoreMultiLayerNetwork(f, loadUpdater));
   }
 
   public static MultiLayerNetwork restoreMultiLayerNetwork(InputStream stream) throws IOException {
@@ -160,21 +155,25 @@ public final class ModelSerializer {
   }
 
   public static ComputationGraph restoreComputationGraph(InputStream stream, boolean loadUpdater) throws IOException {
-    File tmp = copy(stream);
-    try {
-      return restoreComputationGraph(tmp, loadUpdater);
-    } finally {
-      Files.deleteIfExists(tmp.toPath());
-    }
+    return fromStream(stream, f -> restoreComputationGraph(f, loadUpdater));
   }
 
   public static ComputationGraph restoreComputationGraph(InputStream stream) throws IOException {
     return restoreComputationGraph(stream, true);
   }
 
-  private static File copy(InputStream stream) throws IOException {
+  private interface FileReader<T> {
+    T read(File f) throws IOException;
+  }
+
+  /** What {@code read} makes of the stream's bytes (a model zip), through a temporary file. */
+  private static <T> T fromStream(InputStream stream, FileReader<T> read) throws IOException {
     File tmp = File.createTempFile("ndrt-dl4j", ".zip");
-    Files.copy(stream, tmp.toPath(), StandardCopyOption.REPLACE_EXISTING);
-    return tmp;
+    try {
+      Files.copy(stream, tmp.toPath(), StandardCopyOption.REPLACE_EXISTING);
+      return read.read(tmp);
+    } finally {
+      Files.deleteIfExists(tmp.toPath());
+    }
   }
 }

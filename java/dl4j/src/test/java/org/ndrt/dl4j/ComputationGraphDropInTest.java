@@ -521,11 +521,12 @@ class ComputationGraphDropInTest {
   }
 
   /** An ND4J MultiDataSetIterator over a list (the test's own: the drop-in has no list iterator of these). */
-  private static final class ListMdsIterator implements MultiDataSetIterator {
-    private final List<MultiDataSet> list;
+  /** The MultiDataSets of a list, in order (also GraphExampleApiTest's). */
+  static final class ListMdsIterator implements MultiDataSetIterator {
+    private final List<? extends org.nd4j.linalg.dataset.api.MultiDataSet> list;
     private int next;
 
-    ListMdsIterator(List<MultiDataSet> list) {
+    ListMdsIterator(List<? extends org.nd4j.linalg.dataset.api.MultiDataSet> list) {
       this.list = list;
     }
 

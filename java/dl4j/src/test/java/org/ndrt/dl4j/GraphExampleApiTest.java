@@ -32,7 +32,6 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.evaluation.classification.Evaluation;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
-import org.nd4j.linalg.dataset.api.MultiDataSetPreProcessor;
 import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Sgd;
@@ -168,46 +167,6 @@ class GraphExampleApiTest {
   }
 
   private static MultiDataSetIterator listIterator(List<org.nd4j.linalg.dataset.api.MultiDataSet> list) {
-    return new MultiDataSetIterator() {
-      private int next;
-
-      @Override
-      public org.nd4j.linalg.dataset.api.MultiDataSet next(int num) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public void setPreProcessor(MultiDataSetPreProcessor p) {}
-
-      @Override
-      public MultiDataSetPreProcessor getPreProcessor() {
-        return null;
-      }
-
-      @Override
-      public boolean resetSupported() {
-        return true;
-      }
-
-      @Override
-      public boolean asyncSupported() {
-        return false;
-      }
-
-      @Override
-      public void reset() {
-        next = 0;
-      }
-
-      @Override
-      public boolean hasNext() {
-        return next < list.size();
-      }
-
-      @Override
-      public org.nd4j.linalg.dataset.api.MultiDataSet next() {
-        return list.get(next++);
-      }
-    };
+    return new ComputationGraphDropInTest.ListMdsIterator(list);
   }
 }
