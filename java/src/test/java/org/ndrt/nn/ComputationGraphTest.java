@@ -472,6 +472,53 @@ class ComputationGraphTest {
     assertRefused("no outputs", () -> g.get().addLayer("a", dense5.get(), "in").build(), "no outputs");
   }
 
+  @Test
+  void moreBadInputIsRefused() {
+    Supplier<Layer> out = () -> new OutputLayer.Builder(LossFunction.MCXENT).nOut(2).activation(Activation.SOFTMAX).build();
+    assertRefused("softmax batch norm on images", () -> base().graphBuilder().addInputs("img")
+        .setInputTypes(InputType.convolutional(4, 4, 2))
+        .addLayer("bn", new BatchNormalization.Builder().activation(Activation.SOFTMAX).build(), "img")
+        .addLayer("o", out.get(), "bn").setOutputs("o").build(), "vertex \"bn\"", "softmax");
+    assertRefused("mask input not a graph input", () -> base().graphBuilder().addInputs("s")
+        .setInputTypes(InputType.recurrent(3))
+        .addLayer("l", new LSTM.Builder().nOut(4).activation(Activation.TANH).build(), "s")
+        .addVertex("last", new org.ndrt.nn.conf.graph.LastTimeStepVertex("l"), "l")
+        .addLayer("o", out.get(), "last").setOutputs("o").build(), "vertex \"last\"", "\"l\"");
+    assertRefused("unknown duplicate reference", () -> base().graphBuilder().addInputs("x")
+        .setInputTypes(InputType.feedForward(3))
+        .addLayer("d", new DenseLayer.Builder().nOut(4).build(), "x")
+        .addVertex("dup", new org.ndrt.nn.conf.graph.DuplicateToTimeSeriesVertex("nope"), "d")
+        .addLayer("o", new RnnOutputLayer.Builder(LossFunction.MCXENT).nOut(2).activation(Activation.SOFTMAX).build(), "dup")
+        .setOutputs("o").build(), "\"nope\"");
+    try (Tensor a = Tensor.zeros(DType.F32, 4, 3); Tensor b = Tensor.zeros(DType.F32, 5, 2);
+         Tensor m = Tensor.zeros(DType.F32, 4, 6)) {
+      assertRefused("different N", () -> new MultiDataSet(new Tensor[] {a}, new Tensor[] {b}), "same first dimension");
+      assertRefused("mask count", () -> new MultiDataSet(new Tensor[] {a}, new Tensor[] {a}, new Tensor[] {m, m}, null),
+          "2 features masks for 1 arrays");
+    }
+    ComputationGraphConfiguration unstack = base().graphBuilder().addInputs("x")
+        .setInputTypes(InputType.feedForward(3))
+        .addLayer("d", new DenseLayer.Builder().nOut(4).build(), "x")
+        .addVertex("half", new org.ndrt.nn.conf.graph.UnstackVertex(0, 2), "d")
+        .addLayer("o", out.get(), "half").setOutputs("o").build();
+    try (ComputationGraph g = new ComputationGraph(unstack); Tensor x = Tensor.zeros(DType.F32, 3, 3)) {
+      g.init();
+      assertRefused("odd batch for unstack", () -> g.outputSingle(x), "vertex \"half\"", "3 does not split into 2");
+      assertRefused("not an iterator of minibatches", () -> g.fitEpoch(List.of(1, 2).iterator(), null),
+          "DataSetIterator or a MultiDataSetIterator");
+    }
+    ComputationGraphConfiguration bf16 = new NeuralNetConfiguration.Builder().dataType(DType.BF16).graphBuilder()
+        .addInputs("x", "hint").setInputTypes(InputType.feedForward(6), InputType.feedForward(3))
+        .addLayer("cls", new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build(), "x", "hint")
+        .addLayer("reg", new OutputLayer.Builder(LossFunction.MSE).nOut(1).activation(Activation.IDENTITY).build(), "x")
+        .setOutputs("cls", "reg").build();
+    try (ComputationGraph g = new ComputationGraph(bf16); MultiDataSet m = twoInputBatch(new Random(2), 4)) {
+      g.init();
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> g.computeGradientAndScore(m));
+      assertTrue(e.getMessage().contains("bf16"), e.getMessage());
+    }
+  }
+
   static void assertRefused(String what, org.junit.jupiter.api.function.Executable build, String... mentions) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, build, what);
     for (String m : mentions) {

@@ -105,6 +105,13 @@ public final class ComputationGraphConfiguration implements NetworkConfiguration
         throw new IllegalArgumentException("vertex \"" + n.name + "\": its layer object is also vertex \"" + other
             + "\"; give each vertex a layer of its own");
       }
+      if (n.vertex instanceof DuplicateToTimeSeriesVertex) {
+        String ref = ((DuplicateToTimeSeriesVertex) n.vertex).input();
+        if (!inputs.contains(ref) && !nodes.containsKey(ref)) {
+          throw new IllegalArgumentException("vertex \"" + n.name + "\": the sequences it takes its length from, \"" + ref
+              + "\", are not an input or vertex of the graph (inputs " + inputs + ", vertices " + nodes.keySet() + ")");
+        }
+      }
       if (n.vertex instanceof LastTimeStepVertex) {
         String mask = ((LastTimeStepVertex) n.vertex).maskInput();
         if (mask != null && !inputs.contains(mask)) {
