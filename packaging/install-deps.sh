@@ -9,6 +9,7 @@
 # python3-setuptools: the build backend of `pip install bindings/python` (install_consumer); Python
 # 3.12+ venvs (Debian 13) no longer bring their own. unzip: java_maven_consumer lists the jars.
 # fortunes: English text (/usr/share/games/fortunes) for the character model (java_example_CharModelling).
+# chromium: the headless browser of the training dashboard's browser test (java_DashboardBrowserTest).
 # The JDK: 17 where the release has it (Debian 12), else 21 (Debian 13 has no openjdk-17); the Java build
 # targets 17 (--release 17) with either. One already installed is kept.
 set -euo pipefail
@@ -17,7 +18,7 @@ jdk=openjdk-21-jdk-headless
 if installed openjdk-17-jdk-headless || { ! installed $jdk && [ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = bookworm ]; }; then
   jdk=openjdk-17-jdk-headless
 fi
-packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig $jdk libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip python3-setuptools dpkg-dev maven fortunes unzip)
+packages=(cmake ninja-build g++ pkg-config ccache libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-torch swig $jdk libopenmpi-dev openmpi-bin clang libclang-rt-dev python3-venv python3-pip python3-setuptools dpkg-dev maven fortunes unzip chromium)
 missing=()
 for p in "${packages[@]}"; do
   installed "$p" || missing+=("$p")

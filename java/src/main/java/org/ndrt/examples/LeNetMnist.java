@@ -25,8 +25,12 @@ import org.ndrt.nn.conf.layers.DenseLayer;
 import org.ndrt.nn.conf.layers.OutputLayer;
 import org.ndrt.nn.conf.layers.SubsamplingLayer;
 import org.ndrt.nn.listeners.ProgressBarListener;
+import org.ndrt.nn.listeners.TrainingListener;
 import org.ndrt.nn.updater.Nesterovs;
 import org.ndrt.parallel.ParallelWrapper;
+import org.ndrt.ui.InMemoryStatsStorage;
+import org.ndrt.ui.StatsListener;
+import org.ndrt.ui.UIServer;
 
 /**
  * Deeplearning4j's LeNet MNIST example on ndrt: conv 5x5x20, maxpool 2, conv 5x5x50, maxpool 2,
@@ -37,8 +41,13 @@ import org.ndrt.parallel.ParallelWrapper;
  *
  * <pre>
  * java -cp ndrt.jar org.ndrt.examples.LeNetMnist [--epochs 12] [--batch 64] [--workers N]
- *      [--averaging 5] [--threads T] [--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE]
+ *      [--averaging 5] [--threads T] [--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE] [--ui]
  * </pre>
+ *
+ * <p>With {@code --ui} the training dashboard ({@link org.ndrt.ui.UIServer}) starts on
+ * http://127.0.0.1:9000/train ({@code --ui-port P} for another port; 0: any free one) and shows the
+ * run live: score, learning rate, timing, native memory, per-layer summaries every 50 iterations and
+ * a profiled step every 200. At the end it stays up until Enter is pressed (when there is a console).
  *
  * <p>With {@code --distributed}, every process of an MPI job trains its replica on its shard of the
  * data ({@link org.ndrt.distributed.DistributedTrainer}): gradient sharing, or parameter averaging
@@ -86,10 +95,15 @@ public final class LeNetMnist {
     boolean distributed = false;
     boolean averagingGiven = false;
     Path checkpoint = null;
+    int uiPort = -1;  // -1: no dashboard
     for (int i = 0; i < args.length; ++i) {
       String a = args[i];
       if (a.equals("--distributed")) {
         distributed = true;
+        continue;
+      }
+      if (a.equals("--ui")) {
+        uiPort = uiPort < 0 ? 9000 : uiPort;
         continue;
       }
       String v = i + 1 < args.length ? args[i + 1] : null;
@@ -108,6 +122,7 @@ public final class LeNetMnist {
         case "--data": data = Path.of(v); break;
         case "--save": save = new File(v); break;
         case "--checkpoint": checkpoint = Path.of(v); break;
+        case "--ui-port": uiPort = Integer.parseInt(v); break;
         case "--help": usage(null); break;
         default: usage("unknown option " + a);
       }
@@ -117,7 +132,7 @@ public final class LeNetMnist {
       if (workers > 1) {
         usage("--distributed trains one replica per process: --workers does not apply");
       }
-      distributed(epochs, batch, averagingGiven ? averaging : 0, threads, seed, dtype, data, save, checkpoint);
+      distributed(epochs, batch, averagingGiven ? averaging : 0, threads, seed, dtype, data, save, checkpoint, uiPort);
       return;
     }
     if (checkpoint != null) {
@@ -147,13 +162,16 @@ public final class LeNetMnist {
       System.out.printf(Locale.ROOT, "LeNet: %d parameters, %s compute; train %d, test %d digits, batch %d%n",
           net.numParams(), dtype, train.numExamples(), test.numExamples(), batch);
       ProgressBarListener progress = new ProgressBarListener(epochs);
+      Dashboard ui = uiPort >= 0 ? new Dashboard(uiPort) : null;
+      TrainingListener[] listeners = ui == null ? new TrainingListener[] {progress}
+          : new TrainingListener[] {progress, ui.listener};
       ParallelWrapper pw = null;
       if (workers > 1) {
         pw = new ParallelWrapper.Builder(net).workers(workers).prefetchBuffer(2 * workers)
             .averagingFrequency(averaging).reportScoreAfterAveraging(true).build();
-        pw.setListeners(progress);
+        pw.setListeners(listeners);
       } else {
-        net.setListeners(progress);
+        net.setListeners(listeners);
       }
       Evaluation eval = null;
       double imagesPerSecond = 0;
@@ -186,6 +204,33 @@ public final class LeNetMnist {
         net.save(save);
         System.out.println("saved to " + save);
       }
+      if (ui != null) {
+        ui.finish();
+      }
+    }
+  }
+
+  /** --ui: the dashboard server, its in-memory storage and the listener recording into it. */
+  private static final class Dashboard {
+    final UIServer server;
+    final StatsListener listener;
+
+    Dashboard(int port) {
+      server = UIServer.start(port);
+      InMemoryStatsStorage storage = new InMemoryStatsStorage();
+      server.attach(storage);
+      listener = StatsListener.builder(storage).summaryEvery(50).profileEvery(200).build();
+      System.out.println("training dashboard: " + server.url());
+    }
+
+    /** Keeps the page up until Enter where there is a console; then stops the server. */
+    void finish() throws java.io.IOException {
+      if (System.console() != null) {
+        System.out.println("training done; the dashboard stays at " + server.url() + " until Enter is pressed");
+        System.console().reader().read();
+      }
+      listener.close();
+      server.stop();
     }
   }
 
@@ -194,7 +239,7 @@ public final class LeNetMnist {
    * global batch, the test part shared out for the summed evaluation; rank 0 prints.
    */
   private static void distributed(int epochs, int batch, int averaging, int threads, long seed, DType dtype, Path data,
-      File save, Path checkpoint) throws Exception {
+      File save, Path checkpoint, int uiPort) throws Exception {
     // Ranks x threads must not oversubscribe the cores: one intra-op thread per rank by default.
     Ndrt.setConfig("cpu.threads", Integer.toString(threads > 0 ? threads : 1));
     Device.cpu().attach();
@@ -232,7 +277,10 @@ public final class LeNetMnist {
               net.numParams(), trainPart.numExamples(), testPart.numExamples(), batch, size, perRank);
         }
         ProgressBarListener progress = new ProgressBarListener(epochs);
-        DistributedTrainer.Builder tb = new DistributedTrainer.Builder(net, world).listeners(progress);
+        // The trainer's listeners run on rank 0 only: the dashboard lives there and collects the run.
+        Dashboard ui = uiPort >= 0 && rank == 0 ? new Dashboard(uiPort) : null;
+        DistributedTrainer.Builder tb = new DistributedTrainer.Builder(net, world)
+            .listeners(ui == null ? new TrainingListener[] {progress} : new TrainingListener[] {progress, ui.listener});
         if (averaging > 0) {
           tb.parameterAveraging(averaging).saveUpdater(true);
         } else {
@@ -272,6 +320,9 @@ public final class LeNetMnist {
           net.save(save);
           System.out.println("saved to " + save);
         }
+        if (ui != null) {
+          ui.finish();
+        }
       }
     }
   }
@@ -281,7 +332,7 @@ public final class LeNetMnist {
       System.err.println("LeNetMnist: " + error);
     }
     System.err.println("usage: LeNetMnist [--epochs 12] [--batch 64] [--workers N] [--averaging 5] [--threads T] "
-        + "[--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE]");
+        + "[--dtype F32|F16|BF16] [--seed 123] [--data DIR] [--save FILE] [--ui] [--ui-port 9000]");
     System.err.println("       packaging/mpirun.sh -np N java ... LeNetMnist --distributed [--averaging k] [--checkpoint DIR] "
         + "[--epochs 12] [--batch 64] [--threads 1] ...");
     System.exit(error == null ? 0 : 2);

@@ -123,6 +123,11 @@ public final class ComputationGraph extends Model {
     flat.castToCompute();
     runner.setMasks(features, featuresMasks, labelsMasks);
     runner.forward(features, true);
+    for (TrainingListener l : activationListeners()) {
+      for (int i = 0; i < layers.length; ++i) {
+        l.onForwardPass(this, i, runner.layerActivation(i));
+      }
+    }
     long n = conf.miniBatch() ? 1 : features[0].shape()[0];
     double sc = runner.loss(labels) * n + flat.reg.score();
     score = sc;  // what a distributed trainer's backward hook sees; fit sets the minibatch's after

@@ -165,6 +165,16 @@ final class GraphRunner implements AutoCloseable {
     return layers;
   }
 
+  /** Layer {@code k}'s output (an index into layers()) from the last forward pass. */
+  Tensor layerActivation(int k) {
+    for (int v = 0; v < impls.length; ++v) {
+      if (isLayer[v] && layerIndex[v] == k) {
+        return act[numInputs + v];
+      }
+    }
+    throw new IllegalArgumentException("layerActivation(" + k + "): the graph has " + layers.length + " layers");
+  }
+
   /** Every vertex's implementation in topological order (layers and parameter-free vertices). */
   LayerImpl[] vertices() {
     return impls;

@@ -162,6 +162,20 @@ public abstract class Model implements AutoCloseable {
     return listeners;
   }
 
+  /** The listeners that asked for this minibatch's activations ({@link TrainingListener#wantsActivations}); usually none. */
+  final List<TrainingListener> activationListeners() {
+    List<TrainingListener> want = null;
+    for (TrainingListener l : listeners) {
+      if (l.wantsActivations(this)) {
+        if (want == null) {
+          want = new ArrayList<>(1);
+        }
+        want.add(l);
+      }
+    }
+    return want == null ? List.of() : want;
+  }
+
   // ------------------------------------------------------------------------------------ state
 
   /** The score of the last minibatch fitted: the loss (a graph: the summed losses) plus the regularisation terms. */

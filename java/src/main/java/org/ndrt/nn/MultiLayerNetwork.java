@@ -198,7 +198,18 @@ public final class MultiLayerNetwork extends Model {
   /** Forward, loss and backward in training mode: the gradients in {@code grads}; returns the score. */
   private double backprop(Tensor features, Tensor labels) {
     flat.castToCompute();
-    forward(features, true);
+    List<TrainingListener> probes = activationListeners();
+    if (probes.isEmpty()) {
+      forward(features, true);
+    } else {  // the same loop as forward(), each layer's output shown to the listeners that asked
+      Tensor a = input.forward(features, true);
+      for (int i = 0; i < layers.length; ++i) {
+        a = layers[i].forward(a, true);
+        for (TrainingListener l : probes) {
+          l.onForwardPass(this, i, a);
+        }
+      }
+    }
     LayerImpl out = layers[layers.length - 1];
     long n = conf.miniBatch() ? 1 : features.shape()[0];  // miniBatch(false): the sum, N times the mean
     double sc = Layers.loss(out, labels).item() * n + flat.reg.score();

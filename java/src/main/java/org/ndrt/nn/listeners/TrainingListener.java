@@ -1,5 +1,6 @@
 package org.ndrt.nn.listeners;
 
+import org.ndrt.Tensor;
 import org.ndrt.nn.Model;
 
 /**
@@ -19,6 +20,20 @@ public interface TrainingListener {
    * the L2 term); {@code examples} its size.
    */
   default void iterationDone(Model model, long iteration, int epoch, double score, int examples) {}
+
+  /**
+   * Asked before each minibatch that MultiLayerNetwork or ComputationGraph fits: true and the
+   * training forward pass gives this listener every layer's output ({@link #onForwardPass}).
+   */
+  default boolean wantsActivations(Model model) {
+    return false;
+  }
+
+  /**
+   * Layer {@code layer}'s output (an index into configuration().layers()) in a training forward pass
+   * this listener asked for; the tensor is the network's and valid only during the call.
+   */
+  default void onForwardPass(Model model, int layer, Tensor activation) {}
 
   /** An epoch ended ({@code epoch} is the one that ended, counted from 0). */
   default void onEpochEnd(Model model, int epoch) {}
