@@ -35,8 +35,10 @@ import org.ndrt.capi.NdrtC;
  * is released after the garbage collector finds it unreachable. Calls on one communicator run in
  * the order they are made; two threads using one communicator at once must order their calls
  * themselves (or use {@link #split} for independent groups).
+ *
+ * <p>The MPI transport of {@link Collectives}; {@link TcpCommunicator} is the other.
  */
-public final class Communicator implements AutoCloseable {
+public final class Communicator implements Collectives {
   static final Cleaner CLEANER = Cleaner.create(r -> {
     Thread t = new Thread(r, "ndrt-dist-cleaner");
     t.setDaemon(true);
@@ -97,11 +99,13 @@ public final class Communicator implements AutoCloseable {
   }
 
   /** This process's rank in the group, 0 .. size() - 1. */
+  @Override
   public int rank() {
     return rank;
   }
 
   /** The number of processes in the group. */
+  @Override
   public int size() {
     return size;
   }
@@ -124,6 +128,7 @@ public final class Communicator implements AutoCloseable {
   }
 
   /** In place: {@code t} becomes {@code op} over the group's {@code t} (same dtype and shape everywhere). */
+  @Override
   public void allreduce(Tensor t, ReduceOp op) {
     long th = tensor(t, "allreduce");
     try {
@@ -135,6 +140,7 @@ public final class Communicator implements AutoCloseable {
   }
 
   /** In place: every rank's {@code t} becomes rank {@code root}'s. */
+  @Override
   public void broadcast(Tensor t, int root) {
     long th = tensor(t, "broadcast");
     checkRoot(root);
@@ -176,6 +182,7 @@ public final class Communicator implements AutoCloseable {
   }
 
   /** Returns when every process of the group has called it. */
+  @Override
   public void barrier() {
     try {
       NdrtC.barrier(handle());
@@ -189,6 +196,7 @@ public final class Communicator implements AutoCloseable {
    * buffer unless there is one tensor) and returns at once. The tensors must be neither read nor
    * written until {@link Pending#await()} has returned; the Pending keeps them reachable until then.
    */
+  @Override
   public Pending allreduceAsync(ReduceOp op, Tensor... tensors) {
     op(op, "allreduceAsync");
     if (tensors == null || tensors.length == 0) {
@@ -259,7 +267,7 @@ public final class Communicator implements AutoCloseable {
    * throws its error; {@link #close()} waits too when nobody has, then releases the event. Not
    * thread-safe.
    */
-  public static final class Pending implements AutoCloseable {
+  public static final class Pending implements Collectives.Pending {
     /** Releases one event handle. */
     private static final class Release implements Runnable {
       private final long event;
@@ -298,6 +306,7 @@ public final class Communicator implements AutoCloseable {
      *
      * @throws NdrtException the collective's own error (again on every later call)
      */
+    @Override
     public void await() {
       if (!awaited) {
         if (released) {
@@ -320,6 +329,7 @@ public final class Communicator implements AutoCloseable {
     }
 
     /** Whether the collective has completed (true after {@link #await()}), without waiting. */
+    @Override
     public boolean isDone() {
       if (awaited) {
         return true;

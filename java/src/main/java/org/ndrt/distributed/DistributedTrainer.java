@@ -24,8 +24,9 @@ import org.ndrt.nn.conf.Json;
 import org.ndrt.nn.listeners.TrainingListener;
 
 /**
- * Data-parallel training over processes (one {@link Communicator}), in the shape of
- * Deeplearning4j's training masters: one API, two modes.
+ * Data-parallel training over processes (one {@link Collectives} group: {@link Communicator} over
+ * MPI, or {@link TcpCommunicator} over plain TCP), in the shape of Deeplearning4j's training
+ * masters: one API, two modes.
  *
  * <pre>{@code
  * try (Communicator world = Communicator.world()) {
@@ -75,8 +76,8 @@ import org.ndrt.nn.listeners.TrainingListener;
  * epoch is averaged.
  *
  * <p><b>Data.</b> Every rank must make the same number of minibatches per epoch, or the ranks would
- * make different collectives (the runtime's {@code dist.verify} check fails them; without it they
- * hang until {@code dist.timeout_s}). {@link ShardedDataSetIterator} guarantees it (the last partial
+ * make different collectives (MPI: the runtime's {@code dist.verify} check fails them, without it
+ * they hang until {@code dist.timeout_s}; TCP: every collective is checked). {@link ShardedDataSetIterator} guarantees it (the last partial
  * global batch is dropped); it is checked to be this communicator's rank and size and to drop the
  * partial batch. Other iterators are taken as they are: they must give each rank the same number of
  * equal-sized minibatches.
@@ -125,7 +126,7 @@ public final class DistributedTrainer {
   private static final String CHECKPOINT_ENTRY = "checkpoint.json";
 
   private final Model net;
-  private final Communicator comm;
+  private final Collectives comm;
   private final int averagingFrequency; // 0: gradient sharing
   private final boolean saveUpdater;
   private final long bucketBytes;
@@ -167,7 +168,8 @@ public final class DistributedTrainer {
     return (T) net;
   }
 
-  public Communicator communicator() {
+  /** The group the trainer was built with. */
+  public Collectives communicator() {
     return comm;
   }
 
@@ -547,7 +549,7 @@ public final class DistributedTrainer {
     private final List<Tensor> owned = new ArrayList<>();
     private final Tensor[][] buckets; // per bucket, the tensors of its collective
     private final int[] closesAt; // per layer: the bucket that starts after its backward, or -1
-    private final Communicator.Pending[] pending;
+    private final Collectives.Pending[] pending;
     private final Tensor scoreT;
     private int examples;
 
@@ -591,7 +593,7 @@ public final class DistributedTrainer {
         throw e;
       }
       buckets = bs.toArray(new Tensor[0][]);
-      pending = new Communicator.Pending[buckets.length];
+      pending = new Collectives.Pending[buckets.length];
       TrainerSupport.setBackwardHook(net, this);
     }
 
@@ -615,7 +617,7 @@ public final class DistributedTrainer {
     @Override
     public void beforeUpdate() {
       for (int b = 0; b < pending.length; ++b) {
-        Communicator.Pending p = pending[b];
+        Collectives.Pending p = pending[b];
         pending[b] = null;
         if (p == null) {
           throw new IllegalStateException("DistributedTrainer: gradient bucket " + b + " was not started in backward");
@@ -732,7 +734,7 @@ public final class DistributedTrainer {
   /** Builds a {@link DistributedTrainer}. */
   public static final class Builder {
     private final Model net;
-    private final Communicator comm;
+    private final Collectives comm;
     private int averagingFrequency; // 0: gradient sharing
     private boolean saveUpdater = true;
     private long bucketBytes = DEFAULT_BUCKET_BYTES;
@@ -744,11 +746,11 @@ public final class DistributedTrainer {
     /**
      * @param net this rank's replica (a MultiLayerNetwork, or a ComputationGraph with one input and one
      *     output), initialised; every rank's is built from the same configuration
-     * @param comm the group to train over
+     * @param comm the group to train over ({@link Communicator} or {@link TcpCommunicator})
      * @throws IllegalArgumentException if an argument is null, or the network computes in f16/bf16
      * @throws IllegalStateException if the network is not initialised or closed
      */
-    public Builder(Model net, Communicator comm) {
+    public Builder(Model net, Collectives comm) {
       if (net == null || comm == null) {
         throw new IllegalArgumentException("DistributedTrainer.Builder: the network and the communicator must not be null");
       }
