@@ -111,6 +111,41 @@ public final class MultiDataSet implements AutoCloseable {
     return (int) features[0].shape()[0];
   }
 
+  /** Examples {@code from} (inclusive) to {@code to} (exclusive) of every array: views of the same storage. */
+  public MultiDataSet rows(int from, int to) {
+    if (from < 0 || to > numExamples() || from >= to) {
+      throw new IllegalArgumentException("MultiDataSet.rows(" + from + ", " + to + "): need 0 <= from < to <= "
+          + numExamples());
+    }
+    return new MultiDataSet(rows(features, from, to), rows(labels, from, to), rows(featuresMasks, from, to),
+        rows(labelsMasks, from, to));
+  }
+
+  private static Tensor[] rows(Tensor[] ts, int from, int to) {
+    Tensor[] out = new Tensor[ts.length];
+    for (int i = 0; i < ts.length; ++i) {
+      out[i] = ts[i] == null ? null : ts[i].slice(0, from, to);
+    }
+    return out;
+  }
+
+  /**
+   * This one-input, one-output minibatch as a DataSet over the same arrays (new handles: close both).
+   *
+   * @throws IllegalArgumentException if it has several features or labels arrays
+   */
+  public DataSet toDataSet() {
+    if (features.length != 1 || labels.length != 1) {
+      throw new IllegalArgumentException("MultiDataSet.toDataSet: need one features and one labels array, got "
+          + features.length + " and " + labels.length);
+    }
+    return new DataSet(share(features[0]), share(labels[0]), share(featuresMasks[0]), share(labelsMasks[0]));
+  }
+
+  private static Tensor share(Tensor t) {
+    return t == null ? null : t.share();
+  }
+
   @Override
   public void close() {
     for (Tensor[] group : new Tensor[][] {features, labels, featuresMasks, labelsMasks}) {

@@ -26,7 +26,8 @@ import org.ndrt.Tensor;
  * <p><b>Threads.</b> Not thread-safe: give each thread its own Evaluation and combine them with
  * {@link #merge(Evaluation)}.
  */
-public final class Evaluation {
+public final class Evaluation implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
   private int numClasses; // 0: not known yet (new Evaluation(), before the first eval of tensors)
   private final List<String> labels; // null: classes are shown by index
   private long[][] confusion; // [actual][predicted]

@@ -39,6 +39,14 @@ public abstract class ArrayCore implements INDArray {
     return viewOf == null ? this : viewOf;
   }
 
+  /**
+   * Java serialisation writes the elements, not the handle ({@link SerializedArray}); without this the
+   * transient tensor would arrive as null.
+   */
+  protected final Object writeReplace() {
+    return new SerializedArray(t, ordering());
+  }
+
   /** The org.ndrt tensor this array is (no copy): for code that passes INDArrays to org.ndrt. */
   public Tensor tensor() {
     return t;

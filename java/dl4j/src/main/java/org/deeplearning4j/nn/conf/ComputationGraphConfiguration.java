@@ -456,7 +456,7 @@ public class ComputationGraphConfiguration implements Serializable, Cloneable {
       c.tbpttBackLength = tbpttBackLength;
       c.defaultConfiguration = new NeuralNetConfiguration(null, g.seed, g.optimizationAlgo, g.miniBatch);
       c.iUpdater = g.iUpdater;
-      c.l2 = g.l2;
+      c.l2 = g.regularized(g.l2);
       c.weightDecay = g.weightDecay;
       c.dataType = g.dataType;
       c.checked();

@@ -16,6 +16,16 @@ import org.ndrt.dl4j.Dl4jJson;
  * the input type) and {@link #fromJson} reads it (org.ndrt.dl4j.Dl4jJson).
  */
 public class MultiLayerConfiguration implements Serializable, Cloneable {
+  /**
+   * What NeuralNetConfiguration.Builder#list() gives (its ListBuilder), under the type Deeplearning4j
+   * programs declare it as ({@code MultiLayerConfiguration.Builder builder = ...list()...}).
+   */
+  public abstract static class Builder {
+    public abstract Builder setInputType(InputType inputType);
+
+    public abstract MultiLayerConfiguration build();
+  }
+
   private static final long serialVersionUID = 1L;
 
   protected List<NeuralNetConfiguration> confs = new ArrayList<>();

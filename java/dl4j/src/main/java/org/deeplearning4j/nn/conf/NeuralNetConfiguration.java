@@ -78,6 +78,9 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
   public static class Builder implements Cloneable {
     protected long seed = System.currentTimeMillis();
     protected IUpdater iUpdater = new Sgd();
+    protected boolean explicitUpdater;               // an IUpdater object was given (1.0 style)
+    protected double learningRate = Double.NaN;      // Deeplearning4j 0.x's learningRate()
+    protected Boolean regularization;                // 0.x's regularization(flag); null: never called
     protected IUpdater biasUpdater;
     protected WeightInit weightInit = WeightInit.XAVIER;
     protected Distribution dist;
@@ -104,12 +107,61 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
 
     public Builder updater(IUpdater updater) {
       this.iUpdater = updater;
+      this.explicitUpdater = true;
       return this;
     }
 
-    /** Deeplearning4j's older enum form: the updater with ND4J's defaults. */
+    /**
+     * Deeplearning4j's older enum form: the updater with ND4J's defaults, its learning rate the one
+     * {@link #learningRate} gives (before or after).
+     */
     public Builder updater(Updater updater) {
-      return updater(updater.getIUpdaterWithDefaultConfig());
+      this.iUpdater = withLearningRate(updater.getIUpdaterWithDefaultConfig());
+      this.explicitUpdater = false;
+      return this;
+    }
+
+    /**
+     * Deeplearning4j 0.x: the learning rate of the updater chosen by the enum form {@link
+     * #updater(Updater)} (or of the default SGD); an IUpdater object given to {@link #updater(IUpdater)}
+     * keeps its own rate.
+     */
+    public Builder learningRate(double learningRate) {
+      if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
+        throw new IllegalArgumentException("learningRate(" + learningRate + "): need a finite rate > 0");
+      }
+      org.ndrt.LegacyApi.warn("learningRate(" + learningRate + ")", "an updater object with its rate, e.g. "
+          + "updater(new AdaGrad(" + learningRate + "))");
+      this.learningRate = learningRate;
+      if (!explicitUpdater) {
+        iUpdater = withLearningRate(iUpdater);
+      }
+      return this;
+    }
+
+    private IUpdater withLearningRate(IUpdater u) {
+      if (Double.isNaN(learningRate) || !u.hasLearningRate()) {
+        return u;
+      }
+      IUpdater c = u.clone();
+      c.setLrAndSchedule(learningRate, null);
+      return c;
+    }
+
+    /**
+     * Deeplearning4j 0.x: whether the l1/l2 settings apply. {@code regularization(false)} turns the
+     * network-wide l1, l2, l1Bias and l2Bias off; programs written for 1.0 never call it and get them.
+     */
+    public Builder regularization(boolean useRegularization) {
+      org.ndrt.LegacyApi.warn("regularization(" + useRegularization + ")", useRegularization
+          ? "l1/l2 alone (they always apply)" : "no l1/l2");
+      this.regularization = useRegularization;
+      return this;
+    }
+
+    /** A network-wide l1/l2 value as it applies ({@link #regularization}). */
+    double regularized(double v) {
+      return Boolean.FALSE.equals(regularization) ? 0 : v;
     }
 
     public Builder biasUpdater(IUpdater updater) {
@@ -276,7 +328,8 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
     Layer resolve(Layer in) {
       Layer l = in.clone();
       if (l instanceof BaseLayer) {
-        ((BaseLayer) l).inheritFrom(activation, activationFn, weightInit, dist, biasInit, l1, l2, l1Bias, l2Bias,
+        ((BaseLayer) l).inheritFrom(activation, activationFn, weightInit, dist, biasInit, regularized(l1), regularized(l2),
+            regularized(l1Bias), regularized(l2Bias),
             weightDecay, iUpdater, biasUpdater, gradientNormalization, gradientNormalizationThreshold);
       }
       if (Double.isNaN(l.getDropOut()) && !(l instanceof org.deeplearning4j.nn.conf.layers.DropoutLayer)) {
@@ -303,7 +356,7 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
   }
 
   /** The layers in order, the input type and backpropagation settings. */
-  public static class ListBuilder {
+  public static class ListBuilder extends MultiLayerConfiguration.Builder {
     protected final Builder global;
     protected final List<Layer> layers = new ArrayList<>();
     protected final List<InputPreProcessor> preProcessors = new ArrayList<>();
@@ -407,7 +460,7 @@ public class NeuralNetConfiguration implements Serializable, Cloneable {
       c.tbpttFwdLength = tbpttFwdLength;
       c.tbpttBackLength = tbpttBackLength;
       c.iUpdater = global.iUpdater;
-      c.l2 = global.l2;
+      c.l2 = global.regularized(global.l2);
       c.weightDecay = global.weightDecay;
       c.dataType = global.dataType;
       org.ndrt.dl4j.Dl4jJson.fillNIn(c); // each layer's nIn from the input type, as Deeplearning4j's build() sets it
