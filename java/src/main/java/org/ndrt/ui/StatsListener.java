@@ -47,7 +47,9 @@ public class StatsListener implements TrainingListener {
   private Tensor snapshot;        // parameters after iteration snapshotAt, for the update ratio
   private long snapshotAt = -1;
   private double[][] activations;  // per layer {meanAbs, rms} of the forward pass being recorded
-  private long profilingFor = -1;
+  private boolean profiling;       // the profiler runs until the next iterationDone
+  private long lastIteration = -1;  // the iteration of the previous call
+  private long stride = 1;          // iterations between calls: 1, or more under ParallelWrapper
 
   /** Records every iteration; layer summaries every 10; no profiling. */
   public StatsListener(StatsRouter router) {
@@ -154,7 +156,7 @@ public class StatsListener implements TrainingListener {
   public synchronized boolean wantsActivations(Model model) {
     long next = model.getIterationCount() + 1;
     // Not in a profiled step: the profile shows the step's own ops, not the summaries' reductions.
-    return next % summaryEvery == 0 && next != profilingFor;
+    return next % summaryEvery == 0 && !profiling;
   }
 
   @Override
@@ -174,13 +176,16 @@ public class StatsListener implements TrainingListener {
     double ms = lastNanos == 0 ? Double.NaN : (now - lastNanos) / 1e6;
     sendStatic(model);
     List<Map<String, Object>> profile = null;
-    if (profilingFor == iteration) {
+    if (profiling) {
       Ndrt.setProfilerEnabled(false);
       profile = parseProfile(Ndrt.profilerSummary());
-      profilingFor = -1;
+      profiling = false;
     }
-    boolean summary = iteration % summaryEvery == 0;
-    if (iteration % frequency == 0 || summary || profile != null) {
+    if (lastIteration >= 0 && iteration > lastIteration) {
+      stride = iteration - lastIteration;  // ParallelWrapper reports once per averaging round
+    }
+    boolean summary = crosses(iteration, summaryEvery);
+    if (crosses(iteration, frequency) || summary || profile != null) {
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("session", session);
       r.put("type", StatsRecord.UPDATE);
@@ -200,7 +205,7 @@ public class StatsListener implements TrainingListener {
       mem.put("peak", m.peak());
       r.put("memory", mem);
       if (summary) {
-        r.put("layers", layerSummaries(model, snapshotAt == iteration - 1 ? snapshot : null));
+        r.put("layers", layerSummaries(model, snapshotAt >= 0 && snapshotAt == lastIteration ? snapshot : null));
       }
       if (profile != null) {
         Map<String, Object> p = new LinkedHashMap<>();
@@ -211,7 +216,8 @@ public class StatsListener implements TrainingListener {
       router.put(StatsRecord.of(r));
     }
     activations = null;
-    if ((iteration + 1) % summaryEvery == 0) {  // the next iteration's update is measured against this copy
+    // The next call's update is measured against this copy (at the first call too: the stride is not known yet).
+    if (crosses(iteration + stride, summaryEvery) || lastIteration < 0) {
       if (snapshot == null || snapshot.numel() != model.numParams()) {
         closeSnapshot();
         snapshot = ParameterSummaries.snapshot(model);
@@ -220,24 +226,41 @@ public class StatsListener implements TrainingListener {
       }
       snapshotAt = iteration;
     }
-    if (profileEvery > 0 && (iteration + 1) % profileEvery == 0) {
+    if (profileEvery > 0 && crosses(iteration + stride, profileEvery)) {
       Ndrt.clearProfiler();
       Ndrt.setProfilerEnabled(true);
-      profilingFor = iteration + 1;
+      profiling = true;
     }
+    lastIteration = iteration;
     lastNanos = System.nanoTime();  // the listener's own work is not the next minibatch's time
+  }
+
+  /**
+   * Whether {@code iteration} reaches a multiple of {@code every} not reached at the previous call:
+   * every {@code every}-th iteration when each one is reported, and still one call per period
+   * when they come {@link #stride} at a time.
+   */
+  private boolean crosses(long iteration, int every) {
+    long from = iteration - stride;  // the previous call's (or, for the next call, this one's) iteration
+    return iteration % every == 0 || (stride > 1 && iteration / every > from / every);
   }
 
   private List<Object> layerSummaries(Model model, Tensor before) {
     ParameterSummaries.Layer[] s = ParameterSummaries.of(model, before);
+    // A network whose whole gradient is exactly zero computed none (ParallelWrapper's averaged one):
+    // its gradients are left out rather than shown as zeros.
+    boolean noGradients = true;
+    for (ParameterSummaries.Layer l : s) {
+      noGradients &= l.gradNorm() == 0;
+    }
     List<Object> out = new ArrayList<>(s.length);
     for (ParameterSummaries.Layer l : s) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("index", l.index());
       m.put("paramNorm", l.paramNorm());
       m.put("paramMeanAbs", l.paramMeanAbs());
-      m.put("gradNorm", l.gradNorm());
-      m.put("gradMeanAbs", l.gradMeanAbs());
+      m.put("gradNorm", noGradients ? null : l.gradNorm());
+      m.put("gradMeanAbs", noGradients ? null : l.gradMeanAbs());
       m.put("updateNorm", l.updateNorm());
       m.put("updateRatio", l.updateParamRatio());
       double[] a = activations != null && l.index() < activations.length ? activations[l.index()] : null;
@@ -320,5 +343,9 @@ public class StatsListener implements TrainingListener {
   public synchronized void close() {
     closeSnapshot();
     snapshotAt = -1;
+    if (profiling) {
+      Ndrt.setProfilerEnabled(false);
+      profiling = false;
+    }
   }
 }

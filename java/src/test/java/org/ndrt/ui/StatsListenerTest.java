@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.ndrt.Ndrt;
 import org.ndrt.Tensor;
 import org.ndrt.data.DataSet;
+import org.ndrt.data.ListDataSetIterator;
 import org.ndrt.nn.ComputationGraph;
 import org.ndrt.nn.Model;
 import org.ndrt.nn.MultiLayerNetwork;
@@ -38,6 +39,7 @@ import org.ndrt.nn.conf.layers.OutputLayer;
 import org.ndrt.nn.listeners.CollectScoresListener;
 import org.ndrt.nn.listeners.TrainingListener;
 import org.ndrt.nn.updater.Sgd;
+import org.ndrt.parallel.ParallelWrapper;
 
 /** What StatsListener records, checked against float64 computations of the same quantities. */
 class StatsListenerTest {
@@ -214,6 +216,56 @@ class StatsListenerTest {
     assertFalse(calls.containsKey("norm1") || calls.containsKey("norm2"), calls.toString());
     for (Object o : (List<?>) ups.get(2).get("layers")) {
       assertNull(((Map<?, ?>) o).get("activationMeanAbs"));
+    }
+  }
+
+  @Test
+  void worksUnderParallelWrapper() {
+    // ParallelWrapper reports once per averaging round (iterations 2 at a time here): the update is
+    // the change since the previous call, and the averaged network's (unfilled) gradients are left out.
+    InMemoryStatsStorage storage = new InMemoryStatsStorage();
+    ParamHistory history = new ParamHistory();
+    Random r = new Random(8);
+    float[][] rows = new float[96][6];
+    int[] labels = new int[96];
+    for (int i = 0; i < rows.length; ++i) {
+      for (int k = 0; k < 6; ++k) {
+        rows[i][k] = r.nextFloat() * 2 - 1;
+      }
+      labels[i] = r.nextInt(3);
+    }
+    try (MultiLayerNetwork net = new MultiLayerNetwork(mlp())) {
+      net.init();
+      ParallelWrapper pw = new ParallelWrapper.Builder(net).workers(2).averagingFrequency(2).build();
+      pw.setListeners(history, StatsListener.builder(storage).sessionId("pw").summaryEvery(4).build());
+      pw.fit(new ListDataSetIterator(rows, labels, 3, 8));
+      pw.close();
+      List<Map<?, ?>> ups = parse(storage.updates("pw", 0, 100));
+      assertTrue(ups.size() >= 2, ups.toString());
+      int summaries = 0;
+      long previous = -1;
+      for (Map<?, ?> u : ups) {
+        long it = (long) num(u.get("iteration"));
+        if (u.containsKey("layers") && previous >= 0) {
+          ++summaries;
+          double[] before = history.after.get(previous);
+          double[] after = history.after.get(it);
+          double d2 = 0;
+          for (int k = 0; k < after.length; ++k) {
+            d2 += (after[k] - before[k]) * (after[k] - before[k]);
+          }
+          double sumU2 = 0;
+          for (Object o : (List<?>) u.get("layers")) {
+            Map<?, ?> l = (Map<?, ?>) o;
+            assertNull(l.get("gradNorm"), "no gradients in the averaged network");
+            sumU2 += num(l.get("updateNorm")) * num(l.get("updateNorm"));
+          }
+          assertTrue(d2 > 0);
+          assertEquals(d2, sumU2, 1e-3 * d2);
+        }
+        previous = it;
+      }
+      assertTrue(summaries >= 1, ups.toString());
     }
   }
 

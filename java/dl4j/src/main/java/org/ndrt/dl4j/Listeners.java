@@ -6,7 +6,10 @@ import java.util.function.Supplier;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.optimize.api.TrainingListener;
 
-/** Deeplearning4j listeners as org.ndrt.nn listeners, for the drop-in's MultiLayerNetwork and ComputationGraph. */
+/**
+ * Deeplearning4j listeners as org.ndrt.nn listeners (one naming an org.ndrt listener, such as
+ * StatsListener: that listener itself), for the drop-in's MultiLayerNetwork and ComputationGraph.
+ */
 public final class Listeners {
   private Listeners() {}
 
@@ -18,6 +21,11 @@ public final class Listeners {
       Supplier<Model> iterationModel) {
     List<org.ndrt.nn.listeners.TrainingListener> bridged = new ArrayList<>();
     for (TrainingListener l : listeners) {
+      if (l instanceof NdrtBacked && ((NdrtBacked<?>) l).ndrt() instanceof org.ndrt.nn.listeners.TrainingListener) {
+        // A name over an org.ndrt listener (StatsListener): that listener itself, seeing the org.ndrt network.
+        bridged.add((org.ndrt.nn.listeners.TrainingListener) ((NdrtBacked<?>) l).ndrt());
+        continue;
+      }
       bridged.add(new org.ndrt.nn.listeners.TrainingListener() {
         @Override
         public void onEpochStart(org.ndrt.nn.Model m, int epoch, long iterations, int batch) {
