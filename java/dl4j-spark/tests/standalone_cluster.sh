@@ -21,15 +21,18 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM HUP PIPE
+# The daemons end by themselves after 15 minutes should this script be killed outright (SIGKILL).
+life=900
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port) ui=$(free_port)
 export SPARK_HOME=$spark_home SPARK_SCALA_VERSION=2.12 SPARK_LOCAL_IP=127.0.0.1 SPARK_LOCAL_DIRS=$work/local
 cp_spark="$spark_home/jars/*"
-"$jdk/java" "${opts[@]}" -cp "$cp_spark" org.apache.spark.deploy.master.Master \
+timeout "$life" "$jdk/java" "${opts[@]}" -cp "$cp_spark" org.apache.spark.deploy.master.Master \
   --host 127.0.0.1 --port "$port" --webui-port "$ui" >"$work/master.log" 2>&1 &
 pids+=($!)
 for w in 1 2; do
-  "$jdk/java" "${opts[@]}" -cp "$cp_spark" org.apache.spark.deploy.worker.Worker \
+  timeout "$life" "$jdk/java" "${opts[@]}" -cp "$cp_spark" org.apache.spark.deploy.worker.Worker \
     --host 127.0.0.1 --cores 1 --memory 1g --work-dir "$work/worker$w" --webui-port 0 \
     "spark://127.0.0.1:$port" >"$work/worker$w.log" 2>&1 &
   pids+=($!)

@@ -80,7 +80,7 @@ final class FlatParameters {
     Updater u = conf.updater();
     params = own(Tensor.zeros(DType.F32, total));
     grads = own(Tensor.zeros(DType.F32, t));
-    state = own(Tensor.zeros(DType.F32, u.stateSlots() * t));
+    state = own(Tensor.full(u.initialState(), DType.F32, u.stateSlots() * t));
     if (mixed) {
       computeParams = own(Tensor.zeros(dtype, m));
       computeGrads = own(Tensor.zeros(dtype, m));

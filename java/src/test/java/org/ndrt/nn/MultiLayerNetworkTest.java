@@ -173,6 +173,24 @@ class MultiLayerNetworkTest {
     }
   }
 
+  /** As ND4J's updaters: AdaGrad's and RMSProp's squared sums start at epsilon, the others' state at 0. */
+  @Test
+  void updaterStateStartsAsInNd4j() {
+    Object[][] cases = {{new org.ndrt.nn.updater.AdaGrad(0.05, 1e-6), 1e-6f},
+        {new org.ndrt.nn.updater.RmsProp(0.01, 0.95, 1e-8), 1e-8f}, {new Adam(0.01), 0f},
+        {new Nesterovs(0.05, 0.9), 0f}};
+    for (Object[] c : cases) {
+      try (MultiLayerNetwork net = new MultiLayerNetwork(smallCnn((Updater) c[0], 1e-4, true))) {
+        net.init();
+        float[] st = net.updaterState().toFloatArray();
+        assertTrue(st.length > 0);
+        for (float v : st) {
+          assertEquals((float) c[1], v, 0f, c[0] + ": initial state");
+        }
+      }
+    }
+  }
+
   @Test
   void weightDecayShrinksWeightsOnly() {
     // Decoupled decay with Adam runs as AdamW; with zero gradients only the decay moves the weights.

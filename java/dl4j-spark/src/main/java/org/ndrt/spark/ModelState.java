@@ -7,7 +7,7 @@ import org.ndrt.nn.TrainerSupport;
 
 /**
  * What the driver sends the workers at the start of a round (a Spark broadcast): the flat f32
- * parameters, the updater state (null: the workers start theirs from zero, Deeplearning4j's
+ * parameters, the updater state (null: the workers start theirs afresh, Deeplearning4j's
  * saveUpdater(false)) and the training state (counters, random stream offsets).
  */
 final class ModelState implements Serializable {
@@ -27,7 +27,7 @@ final class ModelState implements Serializable {
         TrainerSupport.trainingState(m));
   }
 
-  /** Sets {@code m} to this state; without an updater state, m's is zeroed. */
+  /** Sets {@code m} to this state; without an updater state, m's starts over (the updater's initial value). */
   void applyTo(Model m) {
     try (Tensor p = Tensor.from(params, params.length)) {
       m.setParams(p);
@@ -37,7 +37,7 @@ final class ModelState implements Serializable {
         m.setUpdaterState(u);
       }
     } else {
-      m.updaterState().fill(0);
+      m.updaterState().fill(m.configuration().updater().initialState());
     }
     TrainerSupport.setTrainingState(m, training);
   }

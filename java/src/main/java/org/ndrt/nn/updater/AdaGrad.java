@@ -18,6 +18,12 @@ public final class AdaGrad extends Updater {
     this(learningRate, 1e-6);
   }
 
+  /** ND4J starts the sum of squared gradients at epsilon, so the first steps are not sign steps. */
+  @Override
+  public double initialState() {
+    return epsilon;
+  }
+
   @Override
   public int stateSlots() {
     return 1;

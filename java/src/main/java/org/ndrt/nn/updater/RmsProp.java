@@ -20,6 +20,12 @@ public final class RmsProp extends Updater {
     this(learningRate, 0.95, 1e-8);
   }
 
+  /** ND4J starts the sum of squared gradients at epsilon, so the first steps are not sign steps. */
+  @Override
+  public double initialState() {
+    return epsilon;
+  }
+
   @Override
   public int stateSlots() {
     return 1;

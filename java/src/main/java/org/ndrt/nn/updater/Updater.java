@@ -28,6 +28,11 @@ public abstract class Updater {
   /** State tensors per parameter (0 for SGD, 1 for momentum/AdaGrad/RMSProp, 2 for Adam). */
   public abstract int stateSlots();
 
+  /** The value every state element starts at (ND4J's: 0, epsilon for AdaGrad's and RMSProp's squared sums). */
+  public double initialState() {
+    return 0;
+  }
+
   /**
    * One step, in place: {@code param} and each {@code state[i]} are overwritten. {@code l2} is added to
    * the gradient as l2 * param (coupled L2, Deeplearning4j's l2()); {@code step} counts from 1.
