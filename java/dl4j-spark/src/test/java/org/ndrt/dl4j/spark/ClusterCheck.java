@@ -15,15 +15,18 @@ import org.deeplearning4j.optimize.api.BaseTrainingListener;
 import org.deeplearning4j.spark.api.Repartition;
 import org.deeplearning4j.spark.impl.multilayer.SparkDl4jMultiLayer;
 import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingMaster;
+import org.deeplearning4j.spark.parameterserver.training.SharedTrainingMaster;
 import org.nd4j.evaluation.classification.Evaluation;
 import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.learning.config.Nesterovs;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /**
  * The standalone-cluster checks (tests/standalone_cluster.sh submits this with SparkSubmit to a master and
  * two workers it started): {@code averaging} — parameter averaging every step with SGD on two executor JVMs
- * equals one process on the global batch; {@code kill} — an executor killed during fit: Spark runs its tasks
+ * equals one process on the global batch; {@code sharing} — gradient sharing with Adam between the two
+ * executors (TCP between the JVMs) equals one process on the global batch; {@code kill} — an executor killed during fit: Spark runs its tasks
  * again elsewhere and fit ends, or fit fails with Spark's exception; either way it ends. Exit status 0 when
  * the check holds.
  */
@@ -35,7 +38,8 @@ public final class ClusterCheck {
     JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("ndrt cluster check " + mode));
     int status;
     try {
-      status = mode.equals("averaging") ? averaging(sc) : mode.equals("kill") ? kill(sc) : usage();
+      status = mode.equals("averaging") ? averaging(sc, false) : mode.equals("sharing") ? averaging(sc, true)
+          : mode.equals("kill") ? kill(sc) : usage();
     } finally {
       sc.stop();
     }
@@ -43,7 +47,7 @@ public final class ClusterCheck {
   }
 
   private static int usage() {
-    System.err.println("usage: ClusterCheck averaging|kill");
+    System.err.println("usage: ClusterCheck averaging|sharing|kill");
     return 2;
   }
 
@@ -59,7 +63,7 @@ public final class ClusterCheck {
     }).collect());
   }
 
-  private static int averaging(JavaSparkContext sc) {
+  private static int averaging(JavaSparkContext sc, boolean sharing) {
     Set<Long> pids = executorPids(sc, 2);
     long me = ProcessHandle.current().pid();
     System.out.println("averaging: executor processes " + pids + ", driver " + me);
@@ -68,18 +72,22 @@ public final class ClusterCheck {
       return 1;
     }
     List<DataSet> records = SparkTestSupport.data(12, 8, 11);
-    MultiLayerNetwork driver = new MultiLayerNetwork(SparkTestSupport.mlp(new Sgd(0.2), 1e-3));
+    org.nd4j.linalg.learning.config.IUpdater u = sharing ? new Adam(0.01) : new Sgd(0.2);
+    MultiLayerNetwork driver = new MultiLayerNetwork(SparkTestSupport.mlp(u, 1e-3));
     driver.init();
-    MultiLayerNetwork reference = new MultiLayerNetwork(SparkTestSupport.mlp(new Sgd(0.2), 1e-3));
+    MultiLayerNetwork reference = new MultiLayerNetwork(SparkTestSupport.mlp(u, 1e-3));
     reference.init();
-    ParameterAveragingTrainingMaster tm = new ParameterAveragingTrainingMaster.Builder(2, 8)
-        .batchSizePerWorker(8).averagingFrequency(1).repartionData(Repartition.Never).build();
+    org.deeplearning4j.spark.api.TrainingMaster<?, ?> tm = sharing
+        ? new SharedTrainingMaster.Builder(2).batchSizePerWorker(8).build()
+        : new ParameterAveragingTrainingMaster.Builder(2, 8).batchSizePerWorker(8).averagingFrequency(1)
+            .repartionData(Repartition.Never).build();
     new SparkDl4jMultiLayer(sc, driver, tm).fit(sc.parallelize(records, 2));
     for (int r = 0; r < 6; ++r) {
       reference.fit(DataSet.merge(Arrays.asList(records.get(r), records.get(6 + r))));
     }
     double d = SparkTestSupport.relDiff(driver.params(), reference.params());
-    System.out.println("averaging: two executors vs one process, relative difference " + d);
+    System.out.println((sharing ? "sharing" : "averaging") + ": two executors vs one process, relative difference "
+        + d);
     return d < 1e-5 && driver.getIterationCount() == 6 ? 0 : 1;
   }
 
