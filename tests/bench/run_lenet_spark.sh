@@ -7,7 +7,9 @@
 #          round trips (broadcast, task launch, tree aggregation) included
 #   mpi:   mpirun -np RANKS LeNetBench dist-speed --averaging AVERAGING (DistributedTrainer over MPI), the
 #          same examples per rank and step, EXAMPLES / (RANKS x BATCH) steps per timed run
-# ROUNDS (3) rounds, the two alternating; prints each run's JSON line and the medians and their ratio.
+# SHARING=1 adds the gradient-sharing pair: SharedTrainingMaster (a barrier stage, TCP between the tasks)
+# against dist-speed without --averaging (DistributedTrainer over MPI).
+# ROUNDS (3) rounds, the runs alternating; prints each run's JSON line and the medians and their ratios.
 #   tests/bench/run_lenet_spark.sh [BUILD_DIR]     (default <repo>/build; targets ndrt_java_bench and
 #                                                   ndrt_dl4j_spark_tests built)
 set -euo pipefail
@@ -25,23 +27,33 @@ opens=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.la
 out="$(mktemp -d --tmpdir ndrt_lenet_spark.XXXXXX)"
 java -cp "$j/ndrt.jar:$j/ndrt-bench.jar" org.ndrt.bench.LeNetBench export-split "$out/split" > /dev/null
 steps=$((examples / (ranks * batch)))
-spark_run() {
+spark_run() {  # name shared
   java "${opens[@]}" -cp "$spark_cp" org.ndrt.dl4j.spark.SparkLeNetBench --master "local[$ranks]" --batch "$batch" \
-    --averaging "$averaging" --examples "$examples" 2> "$out/spark.log" | grep '^{' | tee -a "$out/spark.jsonl"
+    --averaging "$averaging" --examples "$examples" --shared "$2" 2> "$out/$1.log" | grep '^{' | tee -a "$out/$1.jsonl"
 }
-mpi_run() {
+mpi_run() {  # name [--averaging k]
+  local name=$1
+  shift
   "$repo/packaging/mpirun.sh" -np "$ranks" java -cp "$j/ndrt.jar:$j/ndrt-bench.jar" org.ndrt.bench.LeNetBench \
-    dist-speed --split "$out/split" --threads 1 --iters "$steps" --warmup 20 --reps 1 --batch "$batch" \
-    --averaging "$averaging" 2> "$out/mpi.log" | grep '^{' | tee -a "$out/mpi.jsonl"
+    dist-speed --split "$out/split" --threads 1 --iters "$steps" --warmup 20 --reps 1 --batch "$batch" "$@" \
+    2> "$out/$name.log" | grep '^{' | tee -a "$out/$name.jsonl"
 }
+runs=("spark_run spark false" "mpi_run mpi --averaging $averaging")
+[[ "${SHARING:-0}" = 1 ]] && runs+=("spark_run spark_sharing true" "mpi_run mpi_sharing")
 for ((r = 0; r < rounds; ++r)); do
-  if ((r % 2 == 0)); then spark_run; mpi_run; else mpi_run; spark_run; fi
+  for ((i = 0; i < ${#runs[@]}; ++i)); do
+    k=$(( r % 2 == 0 ? i : ${#runs[@]} - 1 - i ))
+    ${runs[$k]}
+  done
 done
 python3 - "$out" <<'PY'
-import json, statistics, sys
+import json, os, statistics, sys
 out = sys.argv[1]
-med = {k: statistics.median(json.loads(l)["img_s"] for l in open(f"{out}/{k}.jsonl")) for k in ("spark", "mpi")}
-print(f"LeNet, parameter averaging: Spark local {med['spark']:.0f} img/s, MPI {med['mpi']:.0f} img/s "
-      f"(medians); Spark / MPI = {med['spark'] / med['mpi']:.2f}")
+def med(k):
+    return statistics.median(json.loads(l)["img_s"] for l in open(f"{out}/{k}.jsonl"))
+for mode, s, m in (("parameter averaging", "spark", "mpi"), ("gradient sharing", "spark_sharing", "mpi_sharing")):
+    if os.path.exists(f"{out}/{s}.jsonl"):
+        print(f"LeNet, {mode}: Spark local {med(s):.0f} img/s, MPI {med(m):.0f} img/s (medians); "
+              f"Spark / MPI = {med(s) / med(m):.2f}")
 PY
 echo "logs and JSON lines: $out"

@@ -54,7 +54,9 @@ timeout 600 "$jdk/java" "${opts[@]}" -cp "$cp_spark" org.apache.spark.deploy.Spa
   --master "spark://127.0.0.1:$port" --deploy-mode client --conf spark.ui.enabled=false \
   --conf spark.driver.host=127.0.0.1 --conf spark.executor.memory=1g --conf spark.cores.max=2 \
   --conf "spark.executor.extraJavaOptions=-Dndrt.spark.check=$work" \
-  --jars "$jars" --class org.ndrt.dl4j.spark.ClusterCheck "$tests_jar" "$check" || status=$?
+  --jars "$jars" --class org.ndrt.dl4j.spark.ClusterCheck "$tests_jar" "$check" &
+pids+=($!)  # the driver too: stopped with the daemons if this script is stopped
+wait $! || status=$?
 if [ "$status" != 0 ]; then
   echo "standalone_cluster: ClusterCheck $check exited with $status (124: over the time limit)" >&2
   for f in "$work"/worker*/app-*/*/stderr; do [ -e "$f" ] && { echo "== $f"; tail -30 "$f"; }; done >&2

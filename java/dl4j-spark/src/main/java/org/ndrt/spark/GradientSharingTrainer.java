@@ -3,14 +3,13 @@ package org.ndrt.spark;
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.InetAddress;
-import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -30,16 +29,16 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * Gradient sharing on Spark (Deeplearning4j's SharedTrainingMaster): one Spark barrier stage per epoch
- * whose tasks, one per worker, all run at once; they find each other through the barrier's
- * {@code allGather} (each task's "host:port"), connect over TCP ({@link TcpCommunicator}) and train with
+ * whose tasks, one per worker, all run at once; they find each other through a small rendezvous server on
+ * the driver (each task's "host:port"; {@link Rendezvous}), connect over TCP ({@link TcpCommunicator}) and train with
  * org.ndrt.distributed's {@link DistributedTrainer} in gradient-sharing mode: every step each worker
  * computes the gradients of its minibatch of {@code batchSizePerWorker} examples, they are averaged
  * (ring allreduce, the same bits on every worker) and every replica applies the same update — the step
  * one process makes on the union of the workers' minibatches. Rank 0 sends the trained state back.
  *
  * <p>Why this transport: Spark has no collective operations, and shipping gradients through the driver
- * every step would make it the bottleneck; barrier execution gives exactly what a collective needs (all
- * tasks running together, their addresses, retry of the whole stage on failure), and the tasks then
+ * every step would make it the bottleneck; barrier execution gives what a collective needs (all tasks
+ * running together, retry of the whole stage on failure), and the tasks then
  * exchange gradients directly, as MPI ranks do. Deeplearning4j's own implementation sends quantised
  * threshold-encoded updates asynchronously (Aeron); ndrt shares exact averaged gradients synchronously,
  * so the threshold settings have no counterpart here.
@@ -151,8 +150,10 @@ public final class GradientSharingTrainer implements SparkTrainer {
   private <T> Outcome runStage(JavaSparkContext sc, Model model, JavaRDD<T> d, RecordConverter<T> converter,
       long steps) {
     Broadcast<ModelState> start = sc.broadcast(ModelState.of(model, true));
-    try {
-      Task<T> task = new Task<>(ModelSpec.of(model), start, converter, batchSizePerWorker, steps, timeout.toMillis());
+    String driverHost = sc.getConf().get("spark.driver.host", "127.0.0.1");
+    try (Rendezvous meet = new Rendezvous(InetAddress.getByName(driverHost), d.getNumPartitions(), timeout)) {
+      Task<T> task = new Task<>(ModelSpec.of(model), start, converter, batchSizePerWorker, steps, timeout.toMillis(),
+          meet.address(), d.getNumPartitions());
       ClassTag<Outcome> tag = scala.reflect.ClassTag$.MODULE$.apply(Outcome.class);
       RDD<Outcome> outcomes = d.rdd().barrier().mapPartitions(task, true, tag);
       List<Outcome> all = new JavaRDD<>(outcomes, tag).collect();
@@ -160,6 +161,9 @@ public final class GradientSharingTrainer implements SparkTrainer {
         throw new IllegalStateException("gradient sharing: expected rank 0's result alone, got " + all.size());
       }
       return all.get(0);
+    } catch (IOException e) {
+      throw new IllegalStateException("gradient sharing: could not open the rendezvous on the driver (" + driverHost
+          + "): " + e.getMessage(), e);
     } finally {
       start.destroy();
     }
@@ -175,28 +179,27 @@ public final class GradientSharingTrainer implements SparkTrainer {
     private final int batch;
     private final long steps;
     private final long timeoutMillis;
+    private final String rendezvous;
+    private final int workers;
 
     Task(ModelSpec spec, Broadcast<ModelState> start, RecordConverter<T> converter, int batch, long steps,
-        long timeoutMillis) {
+        long timeoutMillis, String rendezvous, int workers) {
       this.spec = spec;
       this.start = start;
       this.converter = converter;
       this.batch = batch;
       this.steps = steps;
       this.timeoutMillis = timeoutMillis;
+      this.rendezvous = rendezvous;
+      this.workers = workers;
     }
 
     @Override
     public scala.collection.Iterator<Outcome> apply(scala.collection.Iterator<T> records) {
-      BarrierTaskContext ctx = BarrierTaskContext.get();
-      int rank = ctx.partitionId();
+      int rank = TaskContext.get().partitionId();  // not BarrierTaskContext.get(): see Rendezvous
       TcpCommunicator comm;
       try {
-        String host = ctx.getTaskInfos()[rank].address();
-        ServerSocketChannel mine = TcpCommunicator.listen(InetAddress.getByName(host.substring(0,
-            host.lastIndexOf(':') < 0 ? host.length() : host.lastIndexOf(':'))));
-        String[] all = ctx.allGather(TcpCommunicator.address(mine));
-        comm = TcpCommunicator.connect(rank, Arrays.asList(all), mine, Duration.ofMillis(timeoutMillis));
+        comm = Rendezvous.join(rendezvous, rank, workers, Duration.ofMillis(timeoutMillis));
       } catch (IOException e) {
         throw new IllegalStateException("gradient sharing: rank " + rank + " could not join the TCP group: "
             + e.getMessage(), e);

@@ -29,7 +29,8 @@ import org.ndrt.Ndrt;
  * Deeplearning4j's LeNet (the demo's) through SparkDl4jMultiLayer with parameter averaging every
  * {@code --averaging} minibatches of {@code --batch} examples per worker, on {@code --master} (local[2]),
  * one intra-op thread per task. The first fit stages the RDD and warms up; then {@code --reps} timed fits
- * of one epoch over {@code --examples} MNIST training examples, each printing one JSON line
+ * of one epoch over {@code --examples} MNIST training examples ({@code --shared true}: gradient sharing,
+ * SharedTrainingMaster, instead), each printing one JSON line
  * {@code {"impl":"ndrt-spark","img_s":...,"seconds":...,"rounds":...}}.
  *
  * <p>{@code --accuracy N}: instead, N epochs over the whole training set with the seed program's training
@@ -53,6 +54,16 @@ public final class SparkLeNetBench {
         .setInputType(InputType.convolutionalFlat(28, 28, 1)).build();
   }
 
+  /**
+   * The context's settings: no UI, and results up to 64 MB straight back to the driver (a worker's result,
+   * parameters and updater state, is 3.4 MB for LeNet; Spark's default sends results over 1 MB through
+   * the block manager, about 10 ms more per round here).
+   */
+  static SparkConf conf(String master) {
+    return new SparkConf().setMaster(master).setAppName("SparkLeNetBench").set("spark.ui.enabled", "false")
+        .set("spark.driver.host", "127.0.0.1").set("spark.task.maxDirectResultSize", "64m");
+  }
+
   private static List<DataSet> all(DataSetIterator it) {
     List<DataSet> out = new ArrayList<>();
     while (it.hasNext()) {
@@ -62,8 +73,7 @@ public final class SparkLeNetBench {
   }
 
   private static void accuracy(String master, int epochs) throws Exception {
-    JavaSparkContext sc = new JavaSparkContext(new SparkConf().setMaster(master).setAppName("SparkLeNetBench")
-        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
+    JavaSparkContext sc = new JavaSparkContext(conf(master));
     try {
       JavaRDD<DataSet> train = sc.parallelize(all(new MnistDataSetIterator(32, true, 12345)));
       JavaRDD<DataSet> test = sc.parallelize(all(new MnistDataSetIterator(32, false, 12345)));
@@ -90,6 +100,7 @@ public final class SparkLeNetBench {
     int examples = 38400;
     int reps = 1;
     int accuracyEpochs = 0;
+    boolean shared = false;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--master": master = args[i + 1]; break;
@@ -98,6 +109,7 @@ public final class SparkLeNetBench {
         case "--examples": examples = Integer.parseInt(args[i + 1]); break;
         case "--reps": reps = Integer.parseInt(args[i + 1]); break;
         case "--accuracy": accuracyEpochs = Integer.parseInt(args[i + 1]); break;
+        case "--shared": shared = Boolean.parseBoolean(args[i + 1]); break;
         default: throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -111,14 +123,16 @@ public final class SparkLeNetBench {
     while (it.hasNext() && data.size() * batch < examples) {
       data.add(it.next());
     }
-    JavaSparkContext sc = new JavaSparkContext(new SparkConf().setMaster(master).setAppName("SparkLeNetBench")
-        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
+    JavaSparkContext sc = new JavaSparkContext(conf(master));
     try {
       JavaRDD<DataSet> rdd = sc.parallelize(data, sc.defaultParallelism());
       MultiLayerNetwork net = new MultiLayerNetwork(lenet());
       net.init();
-      ParameterAveragingTrainingMaster tm = new ParameterAveragingTrainingMaster.Builder(batch)
-          .batchSizePerWorker(batch).averagingFrequency(averaging).build();
+      org.deeplearning4j.spark.api.TrainingMaster<?, ?> tm = shared
+          ? new org.deeplearning4j.spark.parameterserver.training.SharedTrainingMaster.Builder(batch)
+              .batchSizePerWorker(batch).build()
+          : new ParameterAveragingTrainingMaster.Builder(batch).batchSizePerWorker(batch).averagingFrequency(averaging)
+              .build();
       SparkDl4jMultiLayer spark = new SparkDl4jMultiLayer(sc, net, tm);
       spark.fit(rdd);  // stages the RDD, warms up
       for (int r = 0; r < reps; ++r) {
@@ -127,7 +141,7 @@ public final class SparkLeNetBench {
         double s = (System.nanoTime() - t0) / 1e9;
         System.out.printf("{\"impl\":\"ndrt-spark\",\"master\":\"%s\",\"workers\":%d,\"batch\":%d,\"averaging\":%d,"
             + "\"examples\":%d,\"seconds\":%.3f,\"img_s\":%.1f,\"score\":%.4f}%n", master, sc.defaultParallelism(), batch,
-            averaging, data.size() * batch, s, data.size() * batch / s, spark.getScore());
+            shared ? 0 : averaging, data.size() * batch, s, data.size() * batch / s, spark.getScore());
       }
     } finally {
       sc.stop();
