@@ -39,7 +39,8 @@ for w in 1 2; do
 done
 alive=0
 for _ in $(seq 120); do
-  alive=$(curl -s "http://127.0.0.1:$ui/json/" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("aliveworkers", 0))' 2>/dev/null || echo 0)
+  alive=$(python3 -c 'import json, sys, urllib.request as u
+print(json.load(u.build_opener(u.ProxyHandler({})).open(sys.argv[1], timeout=2)).get("aliveworkers", 0))' "http://127.0.0.1:$ui/json/" 2>/dev/null || echo 0)
   [ "$alive" = 2 ] && break
   sleep 0.5
 done
