@@ -56,7 +56,7 @@ public final class GradientSharingTrainer implements SparkTrainer {
   private final Duration timeout;
   private final StorageLevel storageLevel;
   private double lastScore = Double.NaN;
-  private StagedData<?> staged;
+  private final StagedData.Cache staged = new StagedData.Cache();
 
   /**
    * @param numWorkers workers (barrier tasks); 0: Spark's default parallelism
@@ -98,7 +98,9 @@ public final class GradientSharingTrainer implements SparkTrainer {
       throw new UnsupportedOperationException("Spark training of a mixed-precision (F16/BF16) network: train it in FLOAT");
     }
     int workers = numWorkers > 0 ? numWorkers : sc.defaultParallelism();
-    StagedData<T> s = stagedFor(data, converter, workers);
+    // Always one partition per worker, balanced: every rank must make the same number of steps.
+    StagedData<T> s = staged.get(data, converter, workers, (d, c, w) -> d.getNumPartitions() != w
+        || !Partitions.balanced(Partitions.exampleCounts(d, c), w, batchSizePerWorker), storageLevel);
     long steps = Long.MAX_VALUE;
     for (long c : s.counts) {
       steps = Math.min(steps, c / batchSizePerWorker);
@@ -125,26 +127,9 @@ public final class GradientSharingTrainer implements SparkTrainer {
     lastScore = out.scores[out.scores.length - 1];
   }
 
-  /** The staged copy of {@code data}, always one partition per worker (the last one for the same RDD). */
-  @SuppressWarnings("unchecked")
-  private <T> StagedData<T> stagedFor(JavaRDD<T> data, RecordConverter<T> converter, int workers) {
-    if (staged != null && staged.isFor(data, workers)) {
-      return (StagedData<T>) staged;
-    }
-    release();
-    boolean balance = data.getNumPartitions() != workers
-        || !Partitions.balanced(Partitions.exampleCounts(data, converter), workers, batchSizePerWorker);
-    StagedData<T> s = StagedData.stage(data, converter, workers, balance, storageLevel);
-    staged = s;
-    return s;
-  }
-
   @Override
   public void release() {
-    if (staged != null) {
-      staged.release();
-      staged = null;
-    }
+    staged.release();
   }
 
   private <T> Outcome runStage(JavaSparkContext sc, Model model, JavaRDD<T> d, RecordConverter<T> converter,

@@ -51,7 +51,7 @@ public final class ParameterAveragingTrainer implements SparkTrainer {
   private final StorageLevel storageLevel;
   private double lastScore = Double.NaN;
   private long rounds;
-  private StagedData<?> staged;
+  private final StagedData.Cache staged = new StagedData.Cache();
 
   /**
    * @param numWorkers workers (partitions) to train on; 0: Spark's default parallelism
@@ -96,7 +96,7 @@ public final class ParameterAveragingTrainer implements SparkTrainer {
           + "would have to agree on the steps loss scaling skips; train it in FLOAT");
     }
     int workers = numWorkers > 0 ? numWorkers : sc.defaultParallelism();
-    StagedData<T> s = stagedFor(data, converter, workers);
+    StagedData<T> s = staged.get(data, converter, workers, this::balance, storageLevel);
     JavaRDD<T> d = s.rdd;
     long[] counts = s.counts;
     if (Partitions.sum(counts) == 0) {
@@ -122,33 +122,21 @@ public final class ParameterAveragingTrainer implements SparkTrainer {
     }
   }
 
-  /** The staged copy of {@code data} (StagedData): the last one when the same RDD comes again. */
-  @SuppressWarnings("unchecked")
-  private <T> StagedData<T> stagedFor(JavaRDD<T> data, RecordConverter<T> converter, int workers) {
-    if (staged != null && staged.isFor(data, workers)) {
-      return (StagedData<T>) staged;
-    }
-    release();
+  /** Whether the records are to be dealt round-robin into one partition per worker (the class comment). */
+  private <T> boolean balance(JavaRDD<T> data, RecordConverter<T> converter, int workers) {
     int partitions = data.getNumPartitions();
-    boolean balance;
     if (repartition == Repartition.NEVER) {
-      balance = false;
-    } else if (repartition == Repartition.NUM_PARTITIONS_WORKERS_DIFFERS || partitions != workers) {
-      balance = partitions != workers;
-    } else {
-      balance = !Partitions.balanced(Partitions.exampleCounts(data, converter), workers, batchSizePerWorker);
+      return false;
     }
-    StagedData<T> s = StagedData.stage(data, converter, workers, balance, storageLevel);
-    staged = s;
-    return s;
+    if (repartition == Repartition.NUM_PARTITIONS_WORKERS_DIFFERS || partitions != workers) {
+      return partitions != workers;
+    }
+    return !Partitions.balanced(Partitions.exampleCounts(data, converter), workers, batchSizePerWorker);
   }
 
   @Override
   public void release() {
-    if (staged != null) {
-      staged.release();
-      staged = null;
-    }
+    staged.release();
   }
 
   private <T> void round(JavaSparkContext sc, Model model, JavaRDD<T> d, RecordConverter<T> converter,

@@ -74,4 +74,34 @@ final class StagedData<T> {
   void release() {
     rdd.unpersist(false);
   }
+
+  /** A trainer's last staged copy, kept for the next fit on the same RDD. */
+  static final class Cache {
+    /** Decides, when a new RDD is staged, whether its records are dealt round-robin. */
+    interface Balance<T> {
+      boolean balance(JavaRDD<T> data, RecordConverter<T> converter, int workers);
+    }
+
+    private StagedData<?> last;
+
+    /** The copy of {@code data} for {@code workers}: the kept one when it is for that RDD, else a new one. */
+    @SuppressWarnings("unchecked")
+    <T> StagedData<T> get(JavaRDD<T> data, RecordConverter<T> converter, int workers, Balance<T> balance,
+        StorageLevel level) {
+      if (last != null && last.isFor(data, workers)) {
+        return (StagedData<T>) last;
+      }
+      release();
+      StagedData<T> s = stage(data, converter, workers, balance.balance(data, converter, workers), level);
+      last = s;
+      return s;
+    }
+
+    void release() {
+      if (last != null) {
+        last.release();
+        last = null;
+      }
+    }
+  }
 }
