@@ -63,7 +63,7 @@ public record StatsRecord(String session, String type, String json) {
     if (v == null) {
       sb.append("null");
     } else if (v instanceof String) {
-      quote(sb, (String) v);
+      Json.quote(sb, (String) v);
     } else if (v instanceof Double || v instanceof Float) {
       double d = ((Number) v).doubleValue();
       sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
@@ -77,7 +77,7 @@ public record StatsRecord(String session, String type, String json) {
           sb.append(',');
         }
         first = false;
-        quote(sb, String.valueOf(e.getKey()));
+        Json.quote(sb, String.valueOf(e.getKey()));
         sb.append(':');
         write(sb, e.getValue());
       }
@@ -96,27 +96,5 @@ public record StatsRecord(String session, String type, String json) {
     } else {
       throw new IllegalArgumentException("no JSON for a " + v.getClass().getName());
     }
-  }
-
-  static void quote(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); ++i) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"': sb.append("\\\""); break;
-        case '\\': sb.append("\\\\"); break;
-        case '\n': sb.append("\\n"); break;
-        case '\r': sb.append("\\r"); break;
-        case '\t': sb.append("\\t"); break;
-        default:
-          // Also '<', '>' and '&' escaped: the text is served into a page.
-          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-      }
-    }
-    sb.append('"');
   }
 }

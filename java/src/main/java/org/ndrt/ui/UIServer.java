@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.ndrt.nn.conf.Json;
 
 /**
  * The training dashboard's HTTP server, on the JDK's own server (module jdk.httpserver): the page
@@ -276,7 +277,7 @@ public final class UIServer implements AutoCloseable {
           sb.append(',');
         }
         sb.append("{\"id\":");
-        StatsRecord.quote(sb, id);
+        Json.quote(sb, id);
         sb.append(",\"updates\":").append(s.updateCount(id)).append(",\"static\":[");
         sb.append(String.join(",", s.staticInfo(id))).append("]}");
       }
@@ -295,7 +296,7 @@ public final class UIServer implements AutoCloseable {
       if (s.sessions().contains(id)) {
         List<String> u = s.updates(id, from, max);
         StringBuilder sb = new StringBuilder("{\"session\":");
-        StatsRecord.quote(sb, id);
+        Json.quote(sb, id);
         sb.append(",\"from\":").append(from).append(",\"next\":").append(from + u.size()).append(",\"updates\":[");
         sb.append(String.join(",", u));
         return sb.append("]}").toString();

@@ -99,7 +99,12 @@ public final class Json {
     }
   }
 
-  private static void quote(StringBuilder sb, String s) {
+  /**
+   * Appends {@code s} as a JSON string. Also {@code <}, {@code >}, {@code &} and the line separators
+   * U+2028/U+2029 are written as backslash-u escapes (still the same JSON): the dashboard serves this
+   * text into a page.
+   */
+  public static void quote(StringBuilder sb, String s) {
     sb.append('"');
     for (int i = 0; i < s.length(); ++i) {
       char c = s.charAt(i);
@@ -110,7 +115,7 @@ public final class Json {
         case '\r': sb.append("\\r"); break;
         case '\t': sb.append("\\t"); break;
         default:
-          if (c < 0x20) {
+          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
             sb.append(String.format("\\u%04x", (int) c));
           } else {
             sb.append(c);
@@ -119,6 +124,7 @@ public final class Json {
     }
     sb.append('"');
   }
+
 
   private static final class Parser {
     final String s;

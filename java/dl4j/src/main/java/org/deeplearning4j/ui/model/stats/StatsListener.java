@@ -1,19 +1,17 @@
 package org.deeplearning4j.ui.model.stats;
 
-import java.util.List;
-import java.util.Map;
 import org.deeplearning4j.core.storage.StatsStorageRouter;
-import org.deeplearning4j.nn.api.Model;
-import org.deeplearning4j.optimize.api.TrainingListener;
-import org.nd4j.linalg.api.ndarray.INDArray;
+import org.deeplearning4j.optimize.api.BaseTrainingListener;
 import org.ndrt.dl4j.NdrtBacked;
 
 /**
  * Deeplearning4j's StatsListener: the drop-in networks run org.ndrt.ui.StatsListener in its place
  * ({@link NdrtBacked}), so the records are ndrt's (score, learning rate, per-layer summaries, timing,
- * native memory; see that class). The Deeplearning4j callbacks here do nothing.
+ * native memory; see that class). The Deeplearning4j callbacks here are BaseTrainingListener's empty ones:
+ * a caller driving them by hand records nothing.
  */
-public class StatsListener implements TrainingListener, NdrtBacked<org.ndrt.nn.listeners.TrainingListener> {
+public class StatsListener extends BaseTrainingListener
+    implements NdrtBacked<org.ndrt.nn.listeners.TrainingListener> {
   private final org.ndrt.ui.StatsListener listener;
 
   public StatsListener(StatsStorageRouter router) {
@@ -46,26 +44,4 @@ public class StatsListener implements TrainingListener, NdrtBacked<org.ndrt.nn.l
   public org.ndrt.nn.listeners.TrainingListener ndrt() {
     return listener;
   }
-
-  // The drop-in networks call ndrt() instead; a caller driving these by hand records nothing.
-  @Override
-  public void iterationDone(Model model, int iteration, int epoch) {}
-
-  @Override
-  public void onEpochStart(Model model) {}
-
-  @Override
-  public void onEpochEnd(Model model) {}
-
-  @Override
-  public void onForwardPass(Model model, List<INDArray> activations) {}
-
-  @Override
-  public void onForwardPass(Model model, Map<String, INDArray> activations) {}
-
-  @Override
-  public void onGradientCalculation(Model model) {}
-
-  @Override
-  public void onBackwardPass(Model model) {}
 }
