@@ -104,5 +104,19 @@ class JavaSerializationTest {
     bytesField.set(sa, new byte[12]);
     InvalidObjectException e = assertThrows(InvalidObjectException.class, () -> roundTrip(sa));
     assertEquals("INDArray: 12 bytes for shape [2, 2] of F32", e.getMessage());
+
+    assertEquals("INDArray: unknown dtype F99", refused("dtype", "F99").getMessage());
+    assertEquals("INDArray: negative extent in shape [2, -2]", refused("shape", new long[] {2, -2}).getMessage());
+    assertEquals("INDArray: written on a machine of the other byte order",
+        refused("bigEndian", java.nio.ByteOrder.nativeOrder() != java.nio.ByteOrder.BIG_ENDIAN).getMessage());
+  }
+
+  /** What reading back an array whose field {@code name} was set to {@code value} throws. */
+  private static InvalidObjectException refused(String name, Object value) throws Exception {
+    SerializedArray sa = new SerializedArray(((ArrayCore) Nd4j.rand(2, 2)).tensor(), 'c');
+    java.lang.reflect.Field f = SerializedArray.class.getDeclaredField(name);
+    f.setAccessible(true);
+    f.set(sa, value);
+    return assertThrows(InvalidObjectException.class, () -> roundTrip(sa));
   }
 }

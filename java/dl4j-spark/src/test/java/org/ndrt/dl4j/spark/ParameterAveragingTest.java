@@ -16,6 +16,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.spark.api.Repartition;
 import org.deeplearning4j.spark.impl.multilayer.SparkDl4jMultiLayer;
 import org.deeplearning4j.spark.impl.paramavg.ParameterAveragingTrainingMaster;
+import org.deeplearning4j.spark.parameterserver.training.SharedTrainingMaster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -194,5 +195,54 @@ class ParameterAveragingTest {
     assertFalse(e.getMessage() == null || e.getMessage().isEmpty());
     assertArrayEquals(before, net.params().toDoubleVector(), 0.0);
     assertThrows(UnsupportedOperationException.class, () -> spark.fit("/some/path"));
+  }
+
+  /** The refusals of the Spark network's own methods and of the trainers, each triggered once. */
+  @Test
+  void moreBadInputIsRefused() {
+    MultiLayerNetwork net = new MultiLayerNetwork(SparkTestSupport.mlp(new Sgd(0.1), 0));
+    net.init();
+    SparkDl4jMultiLayer spark = new SparkDl4jMultiLayer(sc, net,
+        new ParameterAveragingTrainingMaster.Builder(4).batchSizePerWorker(8).averagingFrequency(1).build());
+    JavaRDD<DataSet> rdd = sc.parallelize(SparkTestSupport.data(4, 4, 7), 2);
+    assertThrows(IllegalArgumentException.class, () -> spark.setNetwork(null));
+    assertThrows(IllegalArgumentException.class, () -> spark.setDefaultEvaluationWorkers(0));
+    assertThrows(IllegalArgumentException.class, () -> spark.fit((JavaRDD<DataSet>) null));
+    assertThrows(IllegalArgumentException.class, () -> spark.doEvaluation(null, 8, new Evaluation()));
+    assertThrows(IllegalArgumentException.class, () -> spark.doEvaluation(rdd, 8));
+    assertThrows(IllegalArgumentException.class, () -> spark.doEvaluation(rdd, 0, new Evaluation()));
+    assertThrows(IllegalArgumentException.class, () -> spark.calculateScore(rdd, true, 0));
+    IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+        () -> spark.calculateScore(sc.parallelize(new ArrayList<DataSet>(), 2), true));
+    assertTrue(none.getMessage().contains("no examples"), none.getMessage());
+
+    // Records joined into one minibatch where one has a features mask and the other none: refused by the
+    // worker, the error reaches the driver.
+    List<DataSet> mixed = new ArrayList<>();
+    for (DataSet d : SparkTestSupport.data(4, 4, 8)) {
+      boolean masked = mixed.size() % 2 == 0;
+      mixed.add(new DataSet(d.getFeatures(), d.getLabels(),
+          masked ? org.nd4j.linalg.factory.Nd4j.ones(4, 1) : null, null));
+    }
+    Exception joined = assertThrows(Exception.class, () -> spark.fit(sc.parallelize(mixed, 2)));
+    assertTrue(String.valueOf(joined.getMessage()).contains("some have none"), joined.getMessage());
+
+    // Mixed precision is refused before any Spark job.
+    MultiLayerNetwork half = new MultiLayerNetwork(new org.deeplearning4j.nn.conf.NeuralNetConfiguration.Builder()
+        .seed(1).updater(new Sgd(0.1)).dataType(org.nd4j.linalg.api.buffer.DataType.BFLOAT16).list()
+        .layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(
+            org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction.MCXENT).nIn(SparkTestSupport.FEATURES)
+            .nOut(SparkTestSupport.CLASSES).activation(org.nd4j.linalg.activations.Activation.SOFTMAX).build())
+        .build());
+    half.init();
+    UnsupportedOperationException mixedPrecision = assertThrows(UnsupportedOperationException.class,
+        () -> new SparkDl4jMultiLayer(sc, half, new ParameterAveragingTrainingMaster.Builder(4).build()).fit(rdd));
+    assertTrue(mixedPrecision.getMessage().contains("mixed-precision"), mixedPrecision.getMessage());
+    assertThrows(UnsupportedOperationException.class,
+        () -> new SparkDl4jMultiLayer(sc, half, new SharedTrainingMaster.Builder(4).build()).fit(rdd));
+    assertThrows(IllegalArgumentException.class,
+        () -> new org.deeplearning4j.optimize.solvers.accumulation.encoding.threshold.AdaptiveThresholdAlgorithm(0));
+    assertThrows(IllegalArgumentException.class,
+        () -> new org.deeplearning4j.optimize.solvers.accumulation.encoding.threshold.FixedThresholdAlgorithm(-1));
   }
 }
