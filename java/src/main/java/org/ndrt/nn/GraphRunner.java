@@ -18,6 +18,7 @@ import org.ndrt.nn.conf.layers.Layer;
 import org.ndrt.nn.conf.layers.OutputLayer;
 import org.ndrt.nn.graph.VertexImpl;
 import org.ndrt.nn.graph.Vertices;
+import org.ndrt.nn.layers.ChannelsLast;
 import org.ndrt.nn.layers.LayerImpl;
 import org.ndrt.nn.layers.Layers;
 
@@ -31,6 +32,12 @@ import org.ndrt.nn.layers.Layers;
  * from several it is summed into a buffer of the slot. Parameters are bound by the owner ({@link
  * #layers()} in the order of the configuration's layers()), so the same runner computes in f32
  * inside a ComputationGraph and in f64 under a gradient check.
+ *
+ * <p>An inference pass (forward with training false) frees each activation as soon as no later
+ * vertex reads it: the producer's buffers go back to the memory pool, where the vertices after it
+ * find them, so the pass holds a few activations at a time rather than all of them. The graph's
+ * outputs and what an output layer reads (its loss may) stay. A training pass keeps every
+ * activation for the backward pass and reuses the buffers from one minibatch to the next.
  */
 final class GraphRunner implements AutoCloseable {
   private final ComputationGraphConfiguration conf;
@@ -51,6 +58,9 @@ final class GraphRunner implements AutoCloseable {
   private final boolean[] gradOwned;  // grad[s] is the slot's own sum buffer
   private final Tensor[] gradSum;     // per slot: the buffer gradients are summed into
   private final Tensor[] inputLengths;
+  private final int[] lastReader;     // per slot: the last vertex whose forward reads it (-1: none)
+  private final int[][] readers;      // per slot: the vertices that read it
+  private final boolean[] kept;       // per slot: never freed by an inference pass (an output, an output layer's input)
   private final Map<String, Integer> slotOf = new HashMap<>();
   private final DType labelsDtype;    // f32, f64 when the runner computes in f64 (gradient checks)
 
@@ -114,6 +124,7 @@ final class GraphRunner implements AutoCloseable {
         }
         inputSlots[v] = in;
       }
+      planChannelsLast();
       planConvPool();
     } catch (RuntimeException e) {
       close();
@@ -121,6 +132,80 @@ final class GraphRunner implements AutoCloseable {
     }
     layers = ls.toArray(new LayerImpl[0]);
     outputSlots = conf.outputs().stream().mapToInt(slotOf::get).toArray();
+    lastReader = new int[slots];
+    readers = new int[slots][];
+    kept = new boolean[slots];
+    planRelease();
+  }
+
+  /** Who reads each slot last, and which slots an inference pass keeps (see the class comment). */
+  private void planRelease() {
+    Arrays.fill(lastReader, -1);
+    List<List<Integer>> r = new ArrayList<>();
+    for (int s = 0; s < act.length; ++s) {
+      r.add(new ArrayList<>());
+    }
+    for (int v = 0; v < impls.length; ++v) {
+      for (int s : inputSlots[v]) {
+        lastReader[s] = v;
+        if (!r.get(s).contains(v)) {
+          r.get(s).add(v);
+        }
+      }
+    }
+    for (int s = 0; s < act.length; ++s) {
+      readers[s] = r.get(s).stream().mapToInt(Integer::intValue).toArray();
+    }
+    for (int out : outputSlots) {
+      kept[out] = true;
+      if (out >= numInputs) {
+        for (int s : inputSlots[out - numInputs]) {
+          kept[s] = true;
+        }
+      }
+    }
+  }
+
+  /** Whether {@code t} is one of this pass's activations (a vertex may pass on a view it cached). */
+  private boolean isActivation(Tensor t) {
+    for (Tensor a : act) {
+      if (a == t) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether slot {@code s}'s tensor is itself another slot's (up to vertex v's): a vertex that passed its input on. */
+  private boolean passedOn(int s, int v) {
+    for (int t = 0; t <= numInputs + v; ++t) {
+      if (t != s && act[t] == act[s]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** After vertex {@code v}'s forward in an inference pass: frees the activations it was the last to read. */
+  private void releaseSpent(int v, Tensor merged) {
+    if (merges[v] != null) {  // the merged input: read by v only
+      impls[v].releaseViewsOf(merged, this::isActivation);
+      merges[v].releaseActivations();
+    }
+    for (int s : inputSlots[v]) {
+      if (lastReader[s] != v || kept[s] || act[s] == null) {
+        continue;
+      }
+      LayerImpl owner = s < numInputs ? stages[s] : impls[s - numInputs];
+      if (!owner.releasableBetweenPasses() || passedOn(s, v)) {
+        continue;
+      }
+      for (int c : readers[s]) {
+        impls[c].releaseViewsOf(act[s], this::isActivation);
+      }
+      owner.releaseActivations();
+      act[s] = null;
+    }
   }
 
   private List<InputType> typesOf(List<String> names) {
@@ -144,6 +229,22 @@ final class GraphRunner implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /** Which activations stay channels-last (see ChannelsLast); a layer fed through a merge takes NCHW. */
+  private void planChannelsLast() {
+    int n = impls.length;
+    ChannelsLast.Role[] roles = new ChannelsLast.Role[n];
+    int[][] from = new int[n][];
+    boolean[] image = new boolean[n];
+    boolean[] isOutput = new boolean[n];
+    for (int v = 0; v < n; ++v) {
+      roles[v] = merges[v] != null ? ChannelsLast.Role.NCHW_ONLY : impls[v].channelsLastRole();
+      from[v] = Arrays.stream(inputSlots[v]).map(s -> s < numInputs ? -1 : s - numInputs).toArray();
+      image[v] = conf.typeOf(names[numInputs + v]).isConvolutional();
+      isOutput[v] = conf.outputs().contains(names[numInputs + v]);
+    }
+    ChannelsLast.plan(impls, roles, from, image, isOutput);
   }
 
   /** Fuses a convolution with the 2x2 max pooling that alone takes its output (see Layers.planConvPool). */
@@ -272,6 +373,7 @@ final class GraphRunner implements AutoCloseable {
     }
     for (int v = 0; v < impls.length; ++v) {
       int[] in = inputSlots[v];
+      Tensor x = null;  // a layer's input (merged when it takes several)
       try {
         if (impls[v] instanceof VertexImpl) {
           Tensor[] xs = new Tensor[in.length];
@@ -280,7 +382,7 @@ final class GraphRunner implements AutoCloseable {
           }
           act[numInputs + v] = ((VertexImpl) impls[v]).forward(xs, training);
         } else {
-          Tensor x = act[in[0]];
+          x = act[in[0]];
           if (merges[v] != null) {
             Tensor[] xs = new Tensor[in.length];
             for (int j = 0; j < in.length; ++j) {
@@ -292,6 +394,9 @@ final class GraphRunner implements AutoCloseable {
         }
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("vertex \"" + names[numInputs + v] + "\": " + e.getMessage(), e);
+      }
+      if (!training) {
+        releaseSpent(v, x);
       }
     }
   }

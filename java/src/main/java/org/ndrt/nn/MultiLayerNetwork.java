@@ -85,7 +85,7 @@ public final class MultiLayerNetwork extends Model {
       for (int i = 0; i < n; ++i) {
         layers[i] = Layers.create(conf, i, dtype);
       }
-      Layers.planChannelsLast(layers);
+      Layers.planChannelsLast(conf, layers);
       Layers.planConvPool(layers);
       input = new InputStage(conf.inputType(), dtype, indexInput);
       allocate(randomize);

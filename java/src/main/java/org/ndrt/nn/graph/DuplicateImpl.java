@@ -52,6 +52,7 @@ final class DuplicateImpl extends VertexImpl {
       rows.close();
       wide = null;
     }
+    rowsOf = null;
     super.close();
   }
 }

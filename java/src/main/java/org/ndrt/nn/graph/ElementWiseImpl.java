@@ -17,6 +17,11 @@ final class ElementWiseImpl extends VertexImpl {
   }
 
   @Override
+  public org.ndrt.nn.layers.ChannelsLast.Role channelsLastRole() {
+    return org.ndrt.nn.layers.ChannelsLast.Role.FOLLOWS_INPUT;
+  }
+
+  @Override
   public Tensor forward(Tensor[] in, boolean training) {
     x = in.clone();
     y = buffer("y", dtype, in[0].shape());

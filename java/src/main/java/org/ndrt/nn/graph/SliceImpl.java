@@ -96,6 +96,7 @@ final class SliceImpl extends LayerImpl {
       yView.close();
       yView = null;
     }
+    yKey = null;
   }
 
   @Override

@@ -17,6 +17,11 @@ final class ActivationImpl extends LayerImpl {
   }
 
   @Override
+  public ChannelsLast.Role channelsLastRole() {
+    return ChannelsLast.Role.FOLLOWS_INPUT;
+  }
+
+  @Override
   public Tensor forward(Tensor x, boolean training) {
     this.x = x;
     y = Activations.forward(act, x, buffer("y", dtype, x.shape()));

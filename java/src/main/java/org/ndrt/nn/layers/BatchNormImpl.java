@@ -9,7 +9,8 @@ import org.ndrt.nn.conf.layers.BatchNormalization;
 
 /**
  * batch_norm (training: batch statistics, running statistics updated in place) or
- * batch_norm_inference, over axis 1; computed in f32 (cast around it under mixed precision).
+ * batch_norm_inference, over the channel axis (1; 3 for channels-last images); computed in f32
+ * (cast around it under mixed precision).
  */
 final class BatchNormImpl extends LayerImpl {
   private final long c;
@@ -37,14 +38,23 @@ final class BatchNormImpl extends LayerImpl {
   }
 
   @Override
+  public ChannelsLast.Role channelsLastRole() {
+    return ChannelsLast.Role.FOLLOWS_INPUT;
+  }
+
+  private long axis() {
+    return nhwcIn ? 3 : 1;
+  }
+
+  @Override
   public Tensor forward(Tensor x, boolean training) {
     xf = sd == DType.F64 ? x : asF32("xf", x);
     Tensor y = buffer("y", sd, x.shape());
     if (training) {
-      Ops.batchNorm(xf, p[0], p[1], p[2], p[3], 1, momentum, eps, y, buffer("mean", sd, c),
+      Ops.batchNorm(xf, p[0], p[1], p[2], p[3], axis(), momentum, eps, y, buffer("mean", sd, c),
           buffer("invstd", sd, c), p[2], p[3]);
     } else {
-      Ops.batchNormInference(xf, p[0], p[1], p[2], p[3], 1, eps, y);
+      Ops.batchNormInference(xf, p[0], p[1], p[2], p[3], axis(), eps, y);
     }
     z = asCompute("yc", y);
     a = act == Activation.IDENTITY ? z : Activations.forward(act, z, buffer("act", dtype, z.shape()));
@@ -55,7 +65,7 @@ final class BatchNormImpl extends LayerImpl {
   public Tensor backward(Tensor dyAct, boolean needDx) {
     Tensor dy = act == Activation.IDENTITY ? dyAct : Activations.backward(act, z, a, dyAct, buffer("dz", dtype, z.shape()));
     Tensor dx = buffer("dx", sd, xf.shape());
-    Ops.batchNormBp(xf, p[0], buffer("mean", sd, c), buffer("invstd", sd, c), sd == DType.F64 ? dy : asF32("dyf", dy), 1, dx,
+    Ops.batchNormBp(xf, p[0], buffer("mean", sd, c), buffer("invstd", sd, c), sd == DType.F64 ? dy : asF32("dyf", dy), axis(), dx,
         g[0], g[1]);
     return asCompute("dxc", dx);
   }

@@ -12,6 +12,12 @@ import org.ndrt.nn.conf.layers.Bidirectional;
  * combined per step (concat on the feature axis, sum, product or mean), gradients split back.
  */
 final class BidirectionalImpl extends LayerImpl {
+  /** Keeps its directions' states in its buffers between passes. */
+  @Override
+  public boolean releasableBetweenPasses() {
+    return false;
+  }
+
   private final Bidirectional.Mode mode;
   private final LayerImpl fwd;
   private final LayerImpl bwd;

@@ -19,6 +19,12 @@ import org.ndrt.nn.conf.layers.Convolution1DLayer;
  * Convolution1DLayer), and the next layer's lengths are computed here.
  */
 final class Convolution1DImpl extends LayerImpl {
+  /** Keeps the sequence lengths it hands downstream in its buffers between passes. */
+  @Override
+  public boolean releasableBetweenPasses() {
+    return false;
+  }
+
   private final Convolution1DLayer conf;
   private final long nIn;
   private final long nOut;

@@ -12,7 +12,8 @@ import org.ndrt.nn.conf.layers.GlobalPoolingLayer;
  * [N, C, T] array (a Convolution1D layer's output, the features themselves) the op reads that in
  * layout 0 and the input gradient is a [N, C, T] buffer handed back as a [N, T, C] view; otherwise
  * (a recurrent layer's [N, T, C] output) layout 1. Images [N, C, H, W] are pooled as [N, C, H W]
- * with a mask of ones. Hands no lengths to the layers after it.
+ * (layout 0), channels-last ones [N, H, W, C] as [N, H W, C] (layout 1), with a mask of ones. Hands
+ * no lengths to the layers after it.
  */
 final class GlobalPoolingImpl extends LayerImpl {
   private final GlobalPoolingLayer conf;
@@ -25,7 +26,7 @@ final class GlobalPoolingImpl extends LayerImpl {
   private Tensor mask;    // [N, T]
   private long[] inShape;
   private boolean image;
-  private long onesFor = -1;  // (N, T) of the ones in the "ones" buffer, as N * 2^32 + T
+  private Tensor filledOnes;  // the "ones" buffer once filled
 
   GlobalPoolingImpl(GlobalPoolingLayer conf, DType dtype) {
     super(dtype);
@@ -37,6 +38,11 @@ final class GlobalPoolingImpl extends LayerImpl {
       default: throw new IllegalArgumentException("GlobalPoolingLayer: pooling type " + conf.poolingType()
           + " is not supported");
     }
+  }
+
+  @Override
+  public ChannelsLast.Role channelsLastRole() {
+    return ChannelsLast.Role.READS;
   }
 
   @Override
@@ -62,11 +68,11 @@ final class GlobalPoolingImpl extends LayerImpl {
     long c;
     long t;
     if (image) {
-      c = s[1];
-      t = s[2] * s[3];
+      c = nhwcIn ? s[3] : s[1];
+      t = nhwcIn ? s[1] * s[2] : s[2] * s[3];
       Tensor dense = in.isContiguous() ? in : Ops.copy(in, buffer("xc", dtype, s));
-      x3 = view("x3", dense, n, c, t);
-      layout = 0;
+      x3 = nhwcIn ? view("x3", dense, n, t, c) : view("x3", dense, n, c, t);
+      layout = nhwcIn ? 1 : 0;
     } else {
       t = s[1];
       c = s[2];
@@ -88,10 +94,9 @@ final class GlobalPoolingImpl extends LayerImpl {
       mask = SequenceMasks.write(buffer("mask", dtype, n, t), len, t);
     } else {
       Tensor ones = buffer("ones", dtype, n, t);
-      long key = (n << 32) + t;
-      if (onesFor != key) {
+      if (ones != filledOnes) {  // a new buffer (another shape, or the buffers were released)
         ones.fill(1);
-        onesFor = key;
+        filledOnes = ones;
       }
       mask = ones;
     }

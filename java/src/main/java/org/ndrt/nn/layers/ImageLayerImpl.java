@@ -7,13 +7,10 @@ import org.ndrt.Tensor;
 /**
  * A 2-D image layer (convolution, subsampling) that can run its op channels-last (NHWC).
  *
- * <p>Layers exchange NCHW activations, as Deeplearning4j's do. oneDNN's convolutions are faster on
- * NHWC (measured on LeNet's shapes at batch 64: the three passes of both convolutions take 10% less time
- * at one thread and 20% less at two, where the NCHW weight gradient scales poorly), so {@link
- * Layers#planChannelsLast} has a run of two or more adjacent image layers keep NHWC between them:
- * the run's first layer turns its input to NHWC (a view for one channel), its last turns its output
- * back, and the gradients the same way in reverse. Parameters stay in Deeplearning4j's OIHW order;
- * a convolution copies its weights to OHWI for the op and its weight gradient back.
+ * <p>{@link ChannelsLast} plans where images stay NHWC between layers: such a layer turns an NCHW
+ * input to NHWC (a view for one channel) or its NHWC output back at a region's edge, and the
+ * gradients the same way in reverse. Parameters stay in Deeplearning4j's OIHW order; a convolution
+ * copies its weights to OHWI for the op and its weight gradient back.
  */
 abstract class ImageLayerImpl extends LayerImpl {
   static final long[] TO_NHWC = {0, 2, 3, 1};
@@ -21,17 +18,21 @@ abstract class ImageLayerImpl extends LayerImpl {
 
   /** This layer runs its op channels-last. */
   boolean nhwc;
-  /** Its input arrives, or its output leaves, channels-last: a neighbour in the same run. */
-  boolean nhwcIn;
-  boolean nhwcOut;
 
   ImageLayerImpl(DType dtype) {
     super(dtype);
   }
 
-  /** Whether this layer can run channels-last (the network's compute dtype is f32). */
-  boolean canRunChannelsLast() {
-    return dtype == DType.F32;
+  /** Runs channels-last in f32 (the network's compute dtype). */
+  @Override
+  public ChannelsLast.Role channelsLastRole() {
+    return dtype == DType.F32 ? ChannelsLast.Role.CONVERTS : ChannelsLast.Role.NCHW_ONLY;
+  }
+
+  @Override
+  public void setChannelsLast(boolean in, boolean out) {
+    super.setChannelsLast(in, out);
+    nhwc = in || out;
   }
 
   /** The layout attribute of the op: 0 NCHW, 1 NHWC. */
@@ -42,17 +43,6 @@ abstract class ImageLayerImpl extends LayerImpl {
   /** Shape of a [n, c, h, w] activation as the op lays it out. */
   long[] opShape(long n, long[] chw) {
     return nhwc ? new long[] {n, chw[1], chw[2], chw[0]} : withBatch(n, chw);
-  }
-
-  /** Channels-last output kept NHWC for the next layer: shown NCHW, as Deeplearning4j's. */
-  @Override
-  public Tensor activation(Tensor y) {
-    if (!(nhwc && nhwcOut)) {
-      return super.activation(y);
-    }
-    try (Tensor v = y.permute(0, 3, 1, 2)) {
-      return f32Copy(v);
-    }
   }
 
   /** The layer's input as the op reads it. */

@@ -11,6 +11,12 @@ import org.ndrt.Tensor;
  * leaves at 0); backward scatters the gradient into zeros at the same rows (gather_bp).
  */
 final class LastTimeStepImpl extends LayerImpl {
+  /** Wraps a recurrent layer, which keeps its states in its buffers between passes. */
+  @Override
+  public boolean releasableBetweenPasses() {
+    return false;
+  }
+
   private final LayerImpl inner;
   private Tensor lengths;
   private Tensor rows;

@@ -107,6 +107,21 @@ public abstract class LayerImpl implements AutoCloseable {
   /** After each update of the network's parameters: moves STATE parameters stepped outside the updater. */
   public void afterUpdate() {}
 
+  /** What this layer does with channels-last images ({@link ChannelsLast}); NCHW only unless it says. */
+  public ChannelsLast.Role channelsLastRole() {
+    return ChannelsLast.Role.NCHW_ONLY;
+  }
+
+  /** Its input arrives, or its output leaves, channels-last (NHWC [N, H, W, C]), as {@link ChannelsLast} planned. */
+  protected boolean nhwcIn;
+  protected boolean nhwcOut;
+
+  /** The layouts {@link ChannelsLast} planned for this layer's input and output (true: NHWC). */
+  public void setChannelsLast(boolean in, boolean out) {
+    nhwcIn = in;
+    nhwcOut = out;
+  }
+
   /** Forward pass; keeps what backward needs. */
   public abstract Tensor forward(Tensor x, boolean training);
 
@@ -115,9 +130,15 @@ public abstract class LayerImpl implements AutoCloseable {
 
   /**
    * This layer's last forward output {@code y} as Deeplearning4j shows a layer's activations: a new
-   * f32 tensor the caller closes; sequences (the network's [N, T, size] views) as [N, size, T].
+   * f32 tensor the caller closes; sequences (the network's [N, T, size] views) as [N, size, T],
+   * channels-last images as [N, C, H, W].
    */
   public Tensor activation(Tensor y) {
+    if (y.rank() == 4 && nhwcOut) {
+      try (Tensor v = y.permute(0, 3, 1, 2)) {  // a channels-last image, shown NCHW
+        return f32Copy(v);
+      }
+    }
     if (y.rank() != 3) {
       return f32Copy(y);
     }
@@ -189,6 +210,39 @@ public abstract class LayerImpl implements AutoCloseable {
     Tensor b = buffer(key, dtype, x.shape());
     org.ndrt.Ops.cast(x, dtype, b);
     return b;
+  }
+
+  /**
+   * Whether {@link #releaseActivations} may free this layer's buffers between passes: false for
+   * layers that keep something across passes in them (recurrent state, lengths handed downstream,
+   * cached loss weights).
+   */
+  public boolean releasableBetweenPasses() {
+    return true;
+  }
+
+  /**
+   * Frees this layer's buffers (its output among them) and cached views: a graph's inference pass
+   * calls it once no later vertex reads the output; the next forward allocates them again.
+   */
+  public void releaseActivations() {
+    if (releasableBetweenPasses()) {
+      close();
+    }
+  }
+
+  /**
+   * Closes the views this layer cached of {@code source} (a tensor another layer is about to free),
+   * but those {@code stillRead} says are read yet (a view this layer passed on as its output).
+   */
+  public void releaseViewsOf(Tensor source, java.util.function.Predicate<Tensor> stillRead) {
+    views.values().removeIf(k -> {
+      if (k.source != source || stillRead.test(k.view)) {
+        return false;
+      }
+      k.view.close();
+      return true;
+    });
   }
 
   /** Releases the buffers and cached views (the parameter views belong to the network). */

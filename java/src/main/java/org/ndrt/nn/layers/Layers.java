@@ -23,41 +23,22 @@ public final class Layers {
   private Layers() {}
 
   /**
-   * Lets each run of two or more adjacent image layers (convolution, subsampling) that can run
-   * channels-last keep NHWC activations between them (see {@link ImageLayerImpl}); a run holds at
-   * least one convolution. Except, by default, a run whose convolutions all have ndrt's direct NCHW
-   * forward kernel on this CPU ({@link ConvolutionImpl#directForward}): that kernel beats oneDNN's
-   * NHWC one 1.2-1.6x on LeNet's shapes, and NCHW max pooling's backward is faster too. System
-   * property {@code org.ndrt.channelsLast}: {@code auto} (default, as said), {@code true} (every
-   * such run channels-last), {@code false} (none).
+   * Plans which of a MultiLayerNetwork's activations stay channels-last ({@link ChannelsLast}, the
+   * planner graphs use too, here on a chain).
    */
-  public static void planChannelsLast(LayerImpl[] layers) {
-    String mode = System.getProperty("org.ndrt.channelsLast", "auto");
-    if (mode.equals("false")) {
-      return;
+  public static void planChannelsLast(MultiLayerConfiguration conf, LayerImpl[] layers) {
+    int n = layers.length;
+    ChannelsLast.Role[] roles = new ChannelsLast.Role[n];
+    int[][] inputs = new int[n][];
+    boolean[] image = new boolean[n];
+    boolean[] isOutput = new boolean[n];
+    for (int i = 0; i < n; ++i) {
+      roles[i] = layers[i].channelsLastRole();
+      inputs[i] = new int[] {i - 1};
+      image[i] = i + 1 < n && conf.layerInput(i + 1).isConvolutional();
+      isOutput[i] = i == n - 1;
     }
-    boolean direct = mode.equals("auto") && "1".equals(org.ndrt.Ndrt.config("cpu.direct_conv"));
-    for (int i = 0; i < layers.length;) {
-      int j = i;
-      boolean conv = false;
-      boolean allDirect = true;
-      while (j < layers.length && layers[j] instanceof ImageLayerImpl && ((ImageLayerImpl) layers[j]).canRunChannelsLast()) {
-        if (layers[j] instanceof ConvolutionImpl) {
-          conv = true;
-          allDirect &= ((ConvolutionImpl) layers[j]).directForward();
-        }
-        ++j;
-      }
-      if (j - i >= 2 && conv && !(direct && allDirect)) {
-        for (int k = i; k < j; ++k) {
-          ImageLayerImpl l = (ImageLayerImpl) layers[k];
-          l.nhwc = true;
-          l.nhwcIn = k > i;
-          l.nhwcOut = k < j - 1;
-        }
-      }
-      i = Math.max(j, i + 1);
-    }
+    ChannelsLast.plan(layers, roles, inputs, image, isOutput);
   }
 
   /**

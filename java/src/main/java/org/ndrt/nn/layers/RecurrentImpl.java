@@ -12,6 +12,12 @@ import org.ndrt.Tensor;
  * rnnTimeStep stored).
  */
 abstract class RecurrentImpl extends LayerImpl {
+  /** Keeps the stored and previous states in its buffers between passes. */
+  @Override
+  public boolean releasableBetweenPasses() {
+    return false;
+  }
+
   protected final long nIn;
   protected final long h;
   protected final boolean reverse;

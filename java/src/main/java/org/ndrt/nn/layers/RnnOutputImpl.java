@@ -16,6 +16,12 @@ import org.ndrt.nn.conf.layers.RnnOutputLayer;
  * f64 when the layer computes in f64.
  */
 final class RnnOutputImpl extends DenseImpl {
+  /** Keeps the loss weights cached per shape in its buffers between passes. */
+  @Override
+  public boolean releasableBetweenPasses() {
+    return false;
+  }
+
   private final LossFunction loss;
   private final DType lossType;
   private Tensor mask;       // [N, T] weights of the steps (label mask, else features mask), or null

@@ -20,6 +20,12 @@ import org.ndrt.nn.conf.layers.VariationalAutoencoder.Reconstruction;
  * (key: the network seed + 1 + the layer index + the random stream * 2^32, as dropout's), so runs repeat.
  */
 public final class VaeImpl extends LayerImpl {
+  /** Keeps its reconstruction state in its buffers between passes. */
+  @Override
+  public boolean releasableBetweenPasses() {
+    return false;
+  }
+
   private static final double HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
   private final long nIn;
   private final long nZ;
