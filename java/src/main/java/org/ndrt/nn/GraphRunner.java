@@ -176,35 +176,39 @@ final class GraphRunner implements AutoCloseable {
     return false;
   }
 
-  /** Whether slot {@code s}'s tensor is itself another slot's (up to vertex v's): a vertex that passed its input on. */
-  private boolean passedOn(int s, int v) {
-    for (int t = 0; t <= numInputs + v; ++t) {
-      if (t != s && act[t] == act[s]) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** After vertex {@code v}'s forward in an inference pass: frees the activations it was the last to read. */
+  /**
+   * After vertex {@code v}'s forward in an inference pass: frees the activations it was the last to
+   * read. A vertex may pass its input on as its output (a folded batch norm, dropout in inference):
+   * the slots holding one tensor are freed together, once every one of them is spent.
+   */
   private void releaseSpent(int v, Tensor merged) {
     if (merges[v] != null) {  // the merged input: read by v only
       impls[v].releaseViewsOf(merged, this::isActivation);
       merges[v].releaseActivations();
     }
     for (int s : inputSlots[v]) {
-      if (lastReader[s] != v || kept[s] || act[s] == null) {
+      if (lastReader[s] != v || act[s] == null) {
         continue;
       }
-      LayerImpl owner = s < numInputs ? stages[s] : impls[s - numInputs];
-      if (!owner.releasableBetweenPasses() || passedOn(s, v)) {
+      Tensor t = act[s];
+      boolean spent = true;
+      for (int u = 0; u <= numInputs + v && spent; ++u) {
+        spent = act[u] != t || !kept[u] && lastReader[u] <= v;
+      }
+      if (!spent) {
         continue;
       }
-      for (int c : readers[s]) {
-        impls[c].releaseViewsOf(act[s], this::isActivation);
+      for (int u = 0; u <= numInputs + v; ++u) {
+        if (act[u] != t) {
+          continue;
+        }
+        for (int c : readers[u]) {
+          impls[c].releaseViewsOf(t, this::isActivation);
+        }
+        LayerImpl owner = u < numInputs ? stages[u] : impls[u - numInputs];
+        owner.releaseActivations();  // a no-op for layers that keep state in their buffers
+        act[u] = null;
       }
-      owner.releaseActivations();
-      act[s] = null;
     }
   }
 
@@ -247,7 +251,10 @@ final class GraphRunner implements AutoCloseable {
     ChannelsLast.plan(impls, roles, from, image, isOutput);
   }
 
-  /** Fuses a convolution with the 2x2 max pooling that alone takes its output (see Layers.planConvPool). */
+  /**
+   * Fuses a convolution with the 2x2 max pooling that alone takes its output (see Layers.planConvPool),
+   * or folds the batch norm that alone takes it into it for inference (Layers.planBatchNormFold).
+   */
   private void planConvPool() {
     for (int v = 0; v < impls.length; ++v) {
       int[] in = inputSlots[v];
@@ -257,6 +264,7 @@ final class GraphRunner implements AutoCloseable {
       int u = in[0] - numInputs;
       if (isLayer[u] && conf.consumers(names[in[0]]).size() == 1 && !conf.outputs().contains(names[in[0]])) {
         Layers.planConvPool(new LayerImpl[] {impls[u], impls[v]});
+        Layers.planBatchNormFold(new LayerImpl[] {impls[u], impls[v]});
       }
     }
   }

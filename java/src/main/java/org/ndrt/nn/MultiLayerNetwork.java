@@ -87,6 +87,7 @@ public final class MultiLayerNetwork extends Model {
       }
       Layers.planChannelsLast(conf, layers);
       Layers.planConvPool(layers);
+      Layers.planBatchNormFold(layers);
       input = new InputStage(conf.inputType(), dtype, indexInput);
       allocate(randomize);
     } catch (RuntimeException e) {

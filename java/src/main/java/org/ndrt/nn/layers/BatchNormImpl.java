@@ -21,6 +21,8 @@ final class BatchNormImpl extends LayerImpl {
   private Tensor xf;
   private Tensor z;  // the normalised output, before the activation
   private Tensor a;  // after it
+  /** The convolution before it applies this normalisation in inference passes ({@link ConvolutionImpl#foldBatchNorm}). */
+  private boolean folded;
 
   BatchNormImpl(BatchNormalization conf, DType dtype) {
     super(dtype);
@@ -46,8 +48,47 @@ final class BatchNormImpl extends LayerImpl {
     return nhwcIn ? 3 : 1;
   }
 
+  /** Whether a convolution may fold this normalisation into its weights (f32 throughout). */
+  boolean foldable() {
+    return dtype == DType.F32;
+  }
+
+  void foldIntoConvolution() {
+    folded = true;
+  }
+
+  /**
+   * This normalisation in inference folded into a convolution's weights {@code w} [O, ...] and bias
+   * {@code b} (null: none): w' = w s per output channel, b' = (b - mean) s + beta, where
+   * s = gamma / sqrt(var + eps); returns {w', b'} (in {@code wOut}, {@code bOut}).
+   */
+  Tensor[] foldInto(Tensor w, Tensor b, Tensor wOut, Tensor bOut) {
+    Tensor sc = buffer("fold_scale", sd, c);
+    Ops.add(p[3], buffer("fold_eps", sd).fill(eps), sc);
+    Ops.rsqrt(sc, sc);
+    Ops.mul(sc, p[0], sc);
+    long[] perChannel = new long[w.rank()];
+    java.util.Arrays.fill(perChannel, 1);
+    perChannel[0] = c;
+    Ops.mul(w, view("fold_scale_w", sc, perChannel), wOut);
+    if (b != null) {
+      Ops.sub(b, p[2], bOut);
+      Ops.mul(bOut, sc, bOut);
+    } else {
+      Ops.mul(p[2], sc, bOut);
+      Ops.neg(bOut, bOut);
+    }
+    Ops.add(bOut, p[1], bOut);
+    return new Tensor[] {wOut, bOut};
+  }
+
   @Override
   public Tensor forward(Tensor x, boolean training) {
+    if (folded && !training) {  // the convolution applied the normalisation
+      z = x;
+      a = act == Activation.IDENTITY ? z : Activations.forward(act, z, buffer("act", dtype, z.shape()));
+      return a;
+    }
     xf = sd == DType.F64 ? x : asF32("xf", x);
     Tensor y = buffer("y", sd, x.shape());
     if (training) {

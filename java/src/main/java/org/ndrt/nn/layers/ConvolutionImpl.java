@@ -12,6 +12,7 @@ import org.ndrt.nn.conf.layers.ConvolutionLayer;
 /**
  * conv2d_bias (+ activation) forward; conv2d_bp_weights / _bias / _data backward. Fused with the max
  * pooling after it: conv2d_bias_max_pool2x2 forward, conv2d_max_pool2x2_bp_weights / _data backward.
+ * In inference passes, with the batch normalisation after it folded into its weights.
  */
 final class ConvolutionImpl extends ImageLayerImpl {
   private final ConvolutionLayer conf;
@@ -27,6 +28,10 @@ final class ConvolutionImpl extends ImageLayerImpl {
   private Tensor y;
   /** The max pooling layer right after this one when the two run as one op ({@link Layers#planConvPool}). */
   private SubsamplingImpl pool;
+  /** The batch normalisation after it, folded into its weights in inference passes ({@link #foldBatchNorm}). */
+  private BatchNormImpl folded;
+  /** The last forward pass applied {@link #folded}: its output is the normalisation's. */
+  private boolean ranFolded;
 
   ConvolutionImpl(ConvolutionLayer conf, InputType out, DType dtype) {
     super(dtype);
@@ -64,6 +69,23 @@ final class ConvolutionImpl extends ImageLayerImpl {
     p.fuseAfter();
   }
 
+  /**
+   * Folds {@code bn}, the only consumer of this layer's output, into this layer's weights and bias in
+   * inference passes, where the normalisation is a fixed affine map per channel: one convolution
+   * with w' and b' ({@link BatchNormImpl#foldInto}, computed per pass from the current parameters)
+   * instead of a convolution and a pass over its output. Training passes run both as they are. Only
+   * for f32 layers without an activation of their own and not fused with a pooling; returns whether
+   * it folded.
+   */
+  boolean foldBatchNorm(BatchNormImpl bn) {
+    if (dtype != DType.F32 || act != Activation.IDENTITY || pool != null || !bn.foldable()) {
+      return false;
+    }
+    folded = bn;
+    bn.foldIntoConvolution();
+    return true;
+  }
+
   static long[] longs(int[] v) {
     long[] r = new long[v.length];
     for (int i = 0; i < v.length; ++i) {
@@ -88,6 +110,15 @@ final class ConvolutionImpl extends ImageLayerImpl {
     }
     long n = in.shape()[0];
     z = buffer("z", dtype, opShape(n, outShape));
+    ranFolded = folded != null && !training;
+    if (ranFolded) {
+      Tensor[] wb = folded.foldInto(p[0], conf.hasBias() ? p[1] : null, buffer("w_fold", dtype, p[0].shape()),
+          buffer("b_fold", dtype, outShape[0]));
+      Tensor w = nhwc ? Ops.transposeCopy(wb[0], TO_NHWC, buffer("w_ohwi", dtype, ohwi())) : wb[0];
+      Ops.conv2dBias(x, w, wb[1], stride, padding, same, dilation, 1, layout(), 0, z);
+      y = z;
+      return layerOutput("y_nchw", y);
+    }
     convolve(x, weights(), layout(), z);
     y = act == Activation.IDENTITY ? z : Activations.forward(act, z, buffer("y", dtype, z.shape()));
     return layerOutput("y_nchw", y);
@@ -99,12 +130,19 @@ final class ConvolutionImpl extends ImageLayerImpl {
    */
   @Override
   public Tensor activation(Tensor y) {
-    if (pool == null) {
+    if (pool == null && !ranFolded) {
       return super.activation(y);
     }
+    // Fused with the pooling or folded with the batch norm, the convolution's own output was not
+    // kept: computed again here from the kept input by the unfused op (no activation in either case).
     try (Tensor c = Tensor.empty(dtype, opShape(x.shape()[0], outShape))) {
-      convolve(x, p[0], 0, c);
-      return f32Copy(c);
+      convolve(x, weights(), layout(), c);
+      if (!nhwc) {
+        return f32Copy(c);
+      }
+      try (Tensor v = c.permute(0, 3, 1, 2)) {
+        return f32Copy(v);
+      }
     }
   }
 

@@ -65,6 +65,24 @@ public final class Layers {
     }
   }
 
+  /**
+   * Lets each convolution whose output only the batch normalisation right after it takes fold that
+   * normalisation into its weights in inference passes ({@link ConvolutionImpl#foldBatchNorm}: f32,
+   * no activation of the convolution's own, not fused with a pooling), as {@code layers} pairs them:
+   * a stack's adjacent layers, or a graph's pair. Outputs equal the unfolded layers' up to float
+   * rounding. System property {@code org.ndrt.foldBatchNorm}: {@code true} (default) or {@code false}.
+   */
+  public static void planBatchNormFold(LayerImpl[] layers) {
+    if (System.getProperty("org.ndrt.foldBatchNorm", "true").equals("false")) {
+      return;
+    }
+    for (int i = 0; i + 1 < layers.length; ++i) {
+      if (layers[i] instanceof ConvolutionImpl && layers[i + 1] instanceof BatchNormImpl) {
+        ((ConvolutionImpl) layers[i]).foldBatchNorm((BatchNormImpl) layers[i + 1]);
+      }
+    }
+  }
+
   /** The implementation of layer {@code i} of {@code conf}, computing in {@code dtype}. */
   public static LayerImpl create(MultiLayerConfiguration conf, int i, DType dtype) {
     return create(conf.layers().get(i), conf.layerInput(i), conf.seed(), i, conf.miniBatch(), dtype);
