@@ -326,7 +326,7 @@ Tensor test_values(ndrt_dtype dt, int64_t n, uint32_t seed, ndrt_device dev) {
 constexpr double kClearlyFaster = 0.95;
 
 std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>& cands, ConvPass pass,
-                                     const Conv2dGeom& g, ndrt_dtype dt, bool time_own) {
+                                     const Conv2dGeom& g, ndrt_dtype dt, bool time_own, int nthr) {
   const ndrt_device dev = g.device;
   const int64_t nx = g.n * g.c * g.h * g.w, nw = g.k * (g.c / g.groups) * g.kh * g.kw, ny = g.n * g.k * g.oh * g.ow;
   const int64_t na = pass == ConvPass::BwdData ? ny : nx, nb = pass == ConvPass::Fwd ? nw : pass == ConvPass::BwdData ? nw : ny;
@@ -375,22 +375,34 @@ std::shared_ptr<DnnlConvPlan> choose(std::vector<std::shared_ptr<DnnlConvPlan>>&
     // ndrt's own kernel against the best candidate in alternating runs, so that a slow phase of
     // the host (a neighbour's burst, a frequency step) lands on both rather than on one.
     Tensor own_out = test_values(NDRT_F32, no, 4, dev);
-    double own_t = 1e300, cand_t = 1e300;
-    for (int rep = 0; rep < 6; ++rep) {
-      double t0 = seconds();
-      own_conv_pass<float>(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, own_out.data<float>());
-      const double t_own = seconds() - t0;
-      t0 = seconds();
-      execute(*best, ta.base(), tb.base(), tbias.base(), to.base(), dev);
-      const double t_cand = seconds() - t0;
-      if (rep == 0) continue;  // warm-up
-      own_t = std::min(own_t, t_own), cand_t = std::min(cand_t, t_cand);
-      if (own_t > 3 * cand_t) break;  // clearly slower: no need for more runs
-    }
-    // ndrt's direct kernels hold their ground unless oneDNN is clearly faster: their results do not
-    // depend on the thread count, and in a training step (caches holding other layers' data) they
-    // measured further ahead than here, where oneDNN's reorders run on warm caches.
-    if (direct_conv_applies(g) ? !(cand_t < kClearlyFaster * own_t) : own_t < kClearlyFaster * cand_t) return nullptr;
+    auto own_wins = [&] {
+      double own_t = 1e300, cand_t = 1e300;
+      for (int rep = 0; rep < 6; ++rep) {
+        double t0 = seconds();
+        own_conv_pass<float>(pass, g, a32.data<float>(), b32.data<float>(), bias_ref, own_out.data<float>());
+        const double t_own = seconds() - t0;
+        t0 = seconds();
+        execute(*best, ta.base(), tb.base(), tbias.base(), to.base(), dev);
+        const double t_cand = seconds() - t0;
+        if (rep == 0) continue;  // warm-up
+        own_t = std::min(own_t, t_own), cand_t = std::min(cand_t, t_cand);
+        if (own_t > 3 * cand_t) break;  // clearly slower: no need for more runs
+      }
+      // ndrt's direct kernels hold their ground unless oneDNN is clearly faster: their results do not
+      // depend on the thread count, and in a training step (caches holding other layers' data) they
+      // measured further ahead than here, where oneDNN's reorders run on warm caches.
+      return direct_conv_applies(g) ? !(cand_t < kClearlyFaster * own_t) : own_t < kClearlyFaster * cand_t;
+    };
+    if (!own_wins()) return best;
+    if (nthr == 1 || direct_conv_applies(g)) return nullptr;
+    // im2col + sgemm won on several threads: confirmed on one, where a thread of oneDNN's OpenMP team
+    // that the host deschedules (a JVM's compiler threads at start-up, measured: 2 of 4 processes
+    // kept im2col for a ResNet's convolution that runs 2-3x slower than oneDNN's) cannot stall it.
+    ThreadCap one(1);
+    set_omp_threads(1);
+    const bool again = own_wins();
+    set_omp_threads(nthr);
+    return again ? nullptr : best;
   }
   return best;
 }
@@ -459,7 +471,7 @@ DnnlConv::DnnlConv(ConvPass pass, const Conv2dGeom& g, ndrt_dtype dt, bool bias,
   if (!cands.empty()) {
     ThreadCap cap(nthr);  // ndrt's own kernel is timed on the threads oneDNN gets
     try {
-      best = choose(cands, pass, g, dt, !allow_ref && dt == NDRT_F32);
+      best = choose(cands, pass, g, dt, !allow_ref && dt == NDRT_F32, nthr);
     } catch (const dnnl::error&) {
       best = nullptr;
     }
