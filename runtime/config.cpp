@@ -57,6 +57,9 @@ const Key kKeys[] = {
     {"cpu.adapt_threads", "NDRT_CPU_ADAPT_THREADS",
      [](const char* k, const char* v) { set_adapt_threads(parse_int(k, v, 0, 1) != 0); },
      [] { return std::string(adapt_threads() ? "1" : "0"); }},
+    {"cpu.flush_denormals", "NDRT_CPU_FLUSH_DENORMALS",
+     [](const char* k, const char* v) { g_config.cpu_flush_denormals.store(int32_t(parse_int(k, v, 0, 1))); },
+     [] { return std::to_string(g_config.cpu_flush_denormals.load()); }},
     {"cpu.active_threads", nullptr,
      [](const char* k, const char*) {
        fail(NDRT_ERR_INVALID_ARGUMENT, "config %s: read-only (the threads ops run on now; set cpu.threads)", k);

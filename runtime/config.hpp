@@ -33,6 +33,8 @@ struct Config {
   // collective first checks that every rank made the same call.
   std::atomic<int32_t> dist_timeout_s{300};
   std::atomic<int32_t> dist_verify{1};
+  // CPU kernels with subnormals flushed to zero (runtime/fp_mode.hpp); off: IEEE 754.
+  std::atomic<int32_t> cpu_flush_denormals{0};
 };
 
 // The process-wide configuration, with environment variables applied on first use.

@@ -3,8 +3,10 @@
 #include <cstring>
 #include <thread>
 
+#include "config.hpp"
 #include "device.hpp"
 #include "error.hpp"
+#include "fp_mode.hpp"
 #include "handles.hpp"
 #include "profiler.hpp"
 #include "registry.hpp"
@@ -105,6 +107,9 @@ void run_kernel(OpContext& c) {
          dtype_name(c.key_dtype), backend_name(b), have.empty() ? "none" : have.c_str());
   }
   c.impl = c.op->impl[b][c.key_dtype];
+  const uint32_t mode = fp_mode();
+  const bool flush = b == kCpu && config().cpu_flush_denormals.load(std::memory_order_relaxed);
+  FpModeScope fp(flush ? mode | kFlushDenormalBits : mode);
   if (__builtin_expect(!profiler_enabled(), 1)) {
     k(c);
     return;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cores.hpp"
+#include "fp_mode.hpp"
 
 #ifndef NDRT_POOL_OPENMP
 #define NDRT_POOL_OPENMP 0
@@ -196,7 +197,9 @@ void parallel_for_impl(int64_t n, int64_t grain, const std::function<void(int64_
     fn(0, n);
     return;
   }
+  const uint32_t mode = fp_mode();  // the caller's (cpu.flush_denormals): every part runs in it
   std::function<void(int32_t)> job = [&](int32_t p) {
+    FpModeScope fp(mode);
     int64_t begin = n * p / parts, end = n * (p + 1) / parts;
     fn(begin, end);
   };

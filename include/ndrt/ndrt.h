@@ -277,6 +277,10 @@ NDRT_API ndrt_status ndrt_exec(int32_t op_id, const ndrt_handle* inputs, int32_t
  *   cpu.direct_conv              read-only: 1 when this CPU (AVX-512) runs ndrt's direct f32
  *                                convolution passes, forward and both gradients (NCHW, stride 1, no
  *                                padding or dilation, one group, output width a multiple of 8)
+ *   cpu.flush_denormals          [NDRT_CPU_FLUSH_DENORMALS] 1: CPU kernels flush subnormal f32/f64
+ *                                inputs and results to zero (x86 FTZ+DAZ, set only while ndrt runs
+ *                                them; the caller's mode is restored): faster where values drift
+ *                                into the subnormal range; 0: IEEE 754                 (0)
  *   cpu.virtual_devices          [NDRT_CPU_VIRTUAL_DEVICES] cpu devices presented, set before the
  *                                first device use (1)
  *   memory.host.max_cached_bytes [NDRT_MEMORY_HOST_MAX_CACHED_BYTES]               (1 GiB)

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 
+#include "../../runtime/fp_mode.hpp"
 #include "common/ndrt_test.hpp"
 
 using namespace nt;
@@ -380,3 +381,35 @@ TEST(Elementwise, WrongArityAndUnknownOpsAreRefused) {
 }
 
 }  // namespace
+
+// cpu.flush_denormals: off (the default), subnormals follow IEEE 754; on, CPU kernels flush them to
+// zero, inputs (DAZ) and results (FTZ), on the pool's threads too (a large op), and the calling
+// thread's own floating-point mode is what it was after every call, failed ones included.
+TEST(Elementwise, FlushDenormalsIsOptInAndLeavesTheCallersModeAlone) {
+  const double sub = 1e-40;  // an f32 subnormal (the smallest normal is 1.18e-38)
+  for (int64_t n : {int64_t(7), int64_t(1) << 20}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    Tensor x = from_values(NDRT_F32, {n}, std::vector<double>(size_t(n), sub));
+    Tensor one = from_values(NDRT_F32, {1}, {1.0});
+    const uint32_t before = ndrt::fp_mode();
+    std::vector<double> kept = read_values(run("mul", {&x, &one}));  // a subnormal input
+    EXPECT_NEAR(kept[0], sub, 1e-45);
+    EXPECT_NEAR(kept[size_t(n - 1)], sub, 1e-45);
+    EXPECT_OK(ndrt_config_set("cpu.flush_denormals", "1"));
+    std::vector<double> flushed = read_values(run("mul", {&x, &one}));
+    Tensor halfMin = from_values(NDRT_F32, {1}, {1e-19});
+    std::vector<double> product = read_values(run("mul", {&halfMin, &halfMin}));  // 1e-38: subnormal result
+    Tensor wrong = from_values(NDRT_F32, {3}, {1, 2, 3});
+    EXPECT_STATUS(NDRT_ERR_SHAPE_MISMATCH, try_run("mul", {&x, &wrong}, nullptr));
+    EXPECT_OK(ndrt_config_set("cpu.flush_denormals", "0"));
+    // The control bits (rounding, masks, FTZ, DAZ); the low six are sticky status flags the test's own
+    // arithmetic may raise.
+    EXPECT_EQ(ndrt::fp_mode() & ~0x3Fu, before & ~0x3Fu) << "the caller's MXCSR after the calls";
+    int64_t nonzero = 0;
+    for (double v : flushed) nonzero += v != 0;
+    EXPECT_EQ(nonzero, 0) << "every element flushed, the pool's parts too";
+    EXPECT_EQ(product[0], 0.0);
+    std::vector<double> again = read_values(run("mul", {&halfMin, &halfMin}));
+    EXPECT_NEAR(again[0], 1e-38, 1e-44) << "off again: IEEE";
+  }
+}
