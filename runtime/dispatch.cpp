@@ -107,9 +107,9 @@ void run_kernel(OpContext& c) {
          dtype_name(c.key_dtype), backend_name(b), have.empty() ? "none" : have.c_str());
   }
   c.impl = c.op->impl[b][c.key_dtype];
-  const uint32_t mode = fp_mode();
+  // Off (the default), dispatch does not touch the floating-point mode at all.
   const bool flush = b == kCpu && config().cpu_flush_denormals.load(std::memory_order_relaxed);
-  FpModeScope fp(flush ? mode | kFlushDenormalBits : mode);
+  FpModeScope fp(flush, kFlushDenormalBits);
   if (__builtin_expect(!profiler_enabled(), 1)) {
     k(c);
     return;

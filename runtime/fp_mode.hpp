@@ -34,14 +34,20 @@ inline uint32_t fp_mode() {
 // Sets this thread's mode to `mode` while it lives (when it differs), then restores the old one.
 class FpModeScope {
  public:
-  explicit FpModeScope(uint32_t mode) : old_(fp_mode()) {
+  explicit FpModeScope(uint32_t mode) : old_(fp_mode()), active_(true) {
 #if NDRT_HAVE_MXCSR
     if (mode != old_) _mm_setcsr(mode);
 #endif
   }
   ~FpModeScope() {
 #if NDRT_HAVE_MXCSR
-    if (fp_mode() != old_) _mm_setcsr(old_);
+    if (active_ && fp_mode() != old_) _mm_setcsr(old_);
+#endif
+  }
+  // With `active`, ORs `bits` into this thread's mode while it lives; without, does nothing.
+  FpModeScope(bool active, uint32_t bits) : old_(active ? fp_mode() : 0), active_(active) {
+#if NDRT_HAVE_MXCSR
+    if (active && (old_ | bits) != old_) _mm_setcsr(old_ | bits);
 #endif
   }
   FpModeScope(const FpModeScope&) = delete;
@@ -49,6 +55,7 @@ class FpModeScope {
 
  private:
   uint32_t old_;
+  bool active_;
 };
 
 }  // namespace ndrt
